@@ -1,0 +1,1 @@
+"""The Senet rules engine: positions, moves, throws and rulesets. Standard library only."""
