@@ -1,0 +1,454 @@
+"""The general Senet ruleset: class-level settings plus a few named hooks.
+
+A concrete ruleset (see `companion.rules.rulesets`) is this class with its settings changed and,
+where its source demands, one or two hooks overridden. Every method is a pure function of its
+arguments: a throw is an input, never a roll.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, NamedTuple
+
+from companion.rules.errors import IllegalMove, NotationError
+from companion.rules.position import EMPTY, HAND, OFF, SQUARES, Move, Player, Position
+from companion.rules.throws import FOUR_STICKS, Chance, ThrowModel
+
+__all__ = ["Effect", "EndReason", "Option", "Outcome", "Refusal", "Ruleset", "Transition"]
+
+
+class Effect(enum.IntFlag):
+    """What a move did besides moving a piece (for announcements and teaching)."""
+
+    NONE = 0
+    SWAP = enum.auto()  # an opponent's piece was displaced
+    WATER = enum.auto()  # the piece fell into the House of Waters
+    REBIRTH = enum.auto()  # the piece was sent on to a rebirth square
+    BEAR_OFF = enum.auto()
+    BONUS = enum.auto()  # the same player throws again
+    BONUS_LOST = enum.auto()  # a throw that usually repeats did not
+    BACKWARD = enum.auto()
+    ENTER = enum.auto()
+    WIN = enum.auto()
+    DECISION = enum.auto()  # a choice made without throwing
+    CONTINUE = enum.auto()  # the same player goes on with the rest of a split throw
+
+
+class EndReason(enum.Enum):
+    ALL_BORNE_OFF = "all pieces borne off"
+    SCORE = "most pieces borne off"
+
+
+class Outcome(NamedTuple):
+    """How a game ended."""
+
+    winner: Player
+    reason: EndReason
+
+
+class Transition(NamedTuple):
+    """One legal move together with the position it leads to and what it did."""
+
+    move: Move
+    after: Position
+    flags: int = 0
+
+    @property
+    def effects(self) -> Effect:
+        return Effect(self.flags)
+
+
+class Refusal(NamedTuple):
+    """Why a piece cannot make a move: a stable ``code`` and the squares the reason is about."""
+
+    code: str
+    squares: tuple[int, ...] = ()
+
+
+class Option(NamedTuple):
+    """A named choice between readings of a ruleset's source."""
+
+    default: str
+    choices: tuple[str, ...]
+    help: str
+
+
+_REFUSALS: Mapping[str, str] = {
+    "no-piece": "there is no {side} piece on square {0}",
+    "own": "square {0} is taken by one of your own pieces",
+    "protected": "the piece on square {0} is protected and cannot be captured",
+    "wall": "{0}-{1}-{2} is a wall of three that cannot be passed",
+    "stop-26": "every piece must stop on square 26 before going past it",
+    "exit-only": "a piece on square {0} can only leave the board, with {1}",
+    "overshoot": "that throw takes the piece past the end: bearing off needs the exact throw",
+    "too-far-back": "the piece would go back past square 1",
+    "forward-first": "a piece may move backward only when no piece can move forward",
+    "elsewhere": "with this throw the piece on {0} goes to {1}",
+    "deal-with-water": "the piece in the House of Waters (27) must be dealt with first",
+    "opening-9": "the light pieces' first move must be made with the piece on square 9",
+    "opening-dark": "the game starts when somebody throws a 1 and moves the piece on 10 to 11",
+    "game-over": "the game is over",
+    "no-backward": "a piece on square {0} never moves backward",
+    "locked": "the piece on square {0} cannot move",
+}
+
+
+class Ruleset:
+    """A Senet ruleset: the source it follows, its settings, and the hooks that differ.
+
+    Subclasses set the class attributes below and override hooks only where their source needs
+    it. Instances are immutable; ``options`` are the named readings chosen for this game.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    source: ClassVar[str] = ""  # the document it follows
+    author: ClassVar[str] = ""
+    year: ClassVar[str] = ""
+    summary: ClassVar[str] = ""  # one line for a museum label
+    reference: ClassVar[str] = ""  # the reference implementation it is checked against
+
+    throw_model: ClassVar[ThrowModel] = FOUR_STICKS
+    first_side: ClassVar[Player] = Player.W
+    pieces: ClassVar[int] = 5
+    start_board: ClassVar[str] = "WB" * 5 + EMPTY * 20
+    start_extras: ClassVar[tuple[tuple[str, str], ...]] = ()
+    extra_keys: ClassVar[Mapping[str, str]] = {}  # documented extra fields: key -> meaning
+
+    bonus_throws: ClassVar[frozenset[int]] = frozenset({1, 4, 5})
+    bonus_on_pass: ClassVar[bool] = False  # a repeating throw with no legal move still repeats
+    backward: ClassVar[bool] = False  # move backward when no piece can move forward
+    backward_keeps_bonus: ClassVar[bool] = True
+    backward_from_exits: ClassVar[bool] = False
+    stop_on_26: ClassVar[bool] = True  # no piece passes 26 without stopping there
+    exact_bear_off: ClassVar[bool] = True  # reaching exactly one past 30 bears off
+    exits: ClassVar[Mapping[int, frozenset[int]]] = {}  # squares left only by bearing off
+    wall: ClassVar[int] = 3  # this many opponent pieces in a row cannot be passed (0: never)
+    walls_block_bear_off: ClassVar[bool] = True
+    pairs_protect: ClassVar[bool] = True  # two own pieces side by side cannot be captured
+    safe: ClassVar[frozenset[int]] = frozenset()  # squares whose piece is never captured
+    unsafe: ClassVar[frozenset[int]] = frozenset()  # squares that neither protect nor are
+    water: ClassVar[int] = 27
+    square_names: ClassVar[Mapping[int, str]] = {}
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    def __init__(self, **chosen: str) -> None:
+        settings = {key: opt.default for key, opt in self.options.items()}
+        for key, value in chosen.items():
+            option = self.options.get(key)
+            if option is None:
+                known = ", ".join(self.options) or "none"
+                raise NotationError("option", f"{self.name} has no option {key!r} (known: {known})")
+            if value not in option.choices:
+                raise NotationError(key, f"must be one of {', '.join(option.choices)}")
+            settings[key] = value
+        self.settings: Mapping[str, str] = settings
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.settings.items() if v != self.options[k].default}
+        args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+        return f"<Ruleset {self.name}{' ' + args if args else ''}>"
+
+    # -- the game's frame -----------------------------------------------------------------
+    def start(self) -> Position:
+        """The position before the first throw."""
+        return Position(self.start_board, self.first_side, 0, 0, self.start_extras)
+
+    def throws(self, position: Position | None = None) -> tuple[Chance, ...]:
+        """Every throw that can come next, with its exact probability."""
+        return self.throw_model.chances
+
+    def outcome(self, position: Position) -> Outcome | None:
+        """The result if the game is over, else None."""
+        if position.off_w >= self.pieces:
+            return Outcome(Player.W, EndReason.ALL_BORNE_OFF)
+        if position.off_b >= self.pieces:
+            return Outcome(Player.B, EndReason.ALL_BORNE_OFF)
+        return None
+
+    def validate(self, position: Position) -> Position:
+        """``position`` if this ruleset can play from it, else a `NotationError`."""
+        for player, off_name in ((Player.W, "offW"), (Player.B, "offB")):
+            on_board = position.board.count(player.value)
+            off = position.off(player)
+            if off > self.pieces:
+                raise NotationError(off_name, f"at most {self.pieces} pieces can be borne off")
+            if on_board + off > self.pieces:
+                raise NotationError(
+                    "board",
+                    f"{player.value} has {on_board} pieces on the board and {off} borne off:"
+                    f" more than the {self.pieces} pieces of {self.name}",
+                )
+            if on_board + off < self.pieces and not self.allows_hand(position):
+                raise NotationError(
+                    "board",
+                    f"{player.value} has {on_board} pieces on the board and {off} borne off;"
+                    f" {self.name} needs all {self.pieces} accounted for",
+                )
+        for key, _ in position.extras:
+            if key not in self.extra_keys:
+                known = ", ".join(self.extra_keys) or "none"
+                raise NotationError(key, f"is not a field of {self.name} (known: {known})")
+        return position
+
+    def allows_hand(self, position: Position) -> bool:
+        """True if pieces may wait off the board to enter (hook)."""
+        return False
+
+    def in_hand(self, position: Position, player: Player) -> int:
+        return self.pieces - position.board.count(player.value) - position.off(player)
+
+    def needs_throw(self, position: Position) -> bool:
+        """True if the side to move throws next (False while it plays the rest of a throw)."""
+        return self.outcome(position) is None
+
+    # -- moves ----------------------------------------------------------------------------
+    def transitions(self, position: Position, throw: int) -> list[Transition]:
+        """Every legal move for ``throw`` with the position it leads to."""
+        if self.outcome(position) is not None:
+            return []
+        board = position.board
+        p = position.side.value
+        o = "B" if p == "W" else "W"
+        found: list[Transition] = []
+        i = board.find(p)
+        while i >= 0:
+            r = self._forward(position, i + 1, throw, p, o)
+            if type(r) is Transition:
+                found.append(r)
+            i = board.find(p, i + 1)
+        if not found and self.backward:
+            i = board.find(p)
+            while i >= 0:
+                r = self._backward(position, i + 1, throw, p, o)
+                if type(r) is Transition:
+                    found.append(r)
+                i = board.find(p, i + 1)
+        return self._restrict(position, throw, found)
+
+    def legal_moves(self, position: Position, throw: int) -> list[Move]:
+        return [t.move for t in self.transitions(position, throw)]
+
+    def decisions(self, position: Position) -> list[Transition]:
+        """Choices the side to move may make instead of throwing (hook; usually none)."""
+        return []
+
+    def play(self, position: Position, throw: int | None, move: Move) -> Transition:
+        """The transition of ``move``, or `IllegalMove` saying why it is not allowed."""
+        options = self.decisions(position) if throw is None else self.transitions(position, throw)
+        for t in options:
+            if t.move == move:
+                return t
+        if throw is None:
+            raise IllegalMove(f"{move} is not a choice here: throw the sticks first")
+        raise IllegalMove(f"{move} is not allowed: {self.why_not(position, throw, move)}")
+
+    def pass_turn(self, position: Position, throw: int) -> Position:
+        """The position after a throw that allows no move."""
+        again = self.bonus_on_pass and throw in self.bonus_throws
+        return position if again else position._replace(side=position.side.other)
+
+    def after_throw(self, position: Position, throw: int) -> tuple[list[Transition], Position]:
+        """The legal moves for ``throw`` and the position if there are none (a pass)."""
+        found = self.transitions(position, throw)
+        return found, (position if found else self.pass_turn(position, throw))
+
+    # -- teaching -------------------------------------------------------------------------
+    def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
+        """For each of the mover's pieces that cannot move with ``throw``: why not."""
+        legal = {t.move.start for t in self.transitions(position, throw)}
+        p = position.side.value
+        o = "B" if p == "W" else "W"
+        reasons: dict[int, Refusal] = {}
+        for square in position.squares_of(position.side):
+            if square in legal:
+                continue
+            r = self._forward(position, square, throw, p, o)
+            if type(r) is Transition:
+                r = self._restriction(position, r) or Refusal("locked", (square,))
+            elif (
+                self.backward
+                and type(r) is Refusal
+                and any(
+                    self._forward(position, s, throw, p, o).__class__ is Transition
+                    for s in position.squares_of(position.side)
+                )
+            ):
+                r = Refusal("forward-first")
+            assert type(r) is Refusal
+            reasons[square] = r
+        return reasons
+
+    def why_not(self, position: Position, throw: int, move: Move) -> str:
+        """A sentence a player can read: why ``move`` is not allowed."""
+        if self.outcome(position) is not None:
+            return self.explain(Refusal("game-over"), position)
+        if move.start != HAND and position.at(move.start) is not position.side:
+            return self.explain(Refusal("no-piece", (move.start,)), position)
+        for t in self.transitions(position, throw):
+            if t.move.start == move.start:
+                return self.explain(Refusal("elsewhere", (move.start, t.move.end)), position)
+        refusal = self.refusals(position, throw).get(move.start)
+        return self.explain(refusal or Refusal("locked", (move.start,)), position)
+
+    def explain(self, refusal: Refusal, position: Position) -> str:
+        template = _REFUSALS.get(refusal.code, refusal.code)
+        args = [("off" if s == OFF else str(s)) for s in refusal.squares]
+        if refusal.code == "exit-only":
+            throws = sorted(self.exits.get(refusal.squares[0], ()))
+            args = [args[0], "a throw of " + " or ".join(map(str, throws))]
+        return template.format(*args, side=position.side.value)
+
+    # -- hooks ----------------------------------------------------------------------------
+    def _restrict(
+        self, position: Position, throw: int, found: list[Transition]
+    ) -> list[Transition]:
+        """Filter the moves found (hook: turn obligations such as an opening move)."""
+        return found
+
+    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
+        """Why `_restrict` removed ``t`` (hook, for teaching)."""
+        return None
+
+    def _forward_target(self, position: Position, square: int, throw: int) -> int | Refusal:
+        exits = self.exits.get(square)
+        if exits is not None:
+            return OFF if throw in exits else Refusal("exit-only", (square,))
+        target = square + throw
+        if self.stop_on_26 and square < 26 < target:
+            return Refusal("stop-26", (26,))
+        if target > OFF or (target == OFF and not self.exact_bear_off):
+            return Refusal("overshoot")
+        return target
+
+    def _protected(self, board: str, square: int, owner: str) -> bool:
+        if square in self.safe:
+            return True
+        if not self.pairs_protect or square in self.unsafe:
+            return False
+        unsafe = self.unsafe
+        before, after = square - 1, square + 1
+        return (before >= 1 and board[before - 1] == owner and before not in unsafe) or (
+            after <= SQUARES and board[after - 1] == owner and after not in unsafe
+        )
+
+    def _check_path(self, board: str, start: int, target: int, p: str, o: str) -> Refusal | None:
+        if self.wall and (target < OFF or self.walls_block_bear_off):
+            refusal = self._wall(board, start, target, o)
+            if refusal is not None:
+                return refusal
+        if target < OFF:
+            occupant = board[target - 1]
+            if occupant == p:
+                return Refusal("own", (target,))
+            if occupant == o and self._protected(board, target, o):
+                return Refusal("protected", (target,))
+        return None
+
+    def _wall(self, board: str, start: int, target: int, o: str) -> Refusal | None:
+        """A wall of opponent pieces strictly between ``start`` and ``target``, if any."""
+        low, high = (start, target) if start < target else (target, start)
+        at = board.find(o * self.wall, low, min(high, OFF) - 1)
+        if at < 0:
+            return None
+        return Refusal("wall", tuple(range(at + 1, at + 1 + self.wall)))
+
+    def _forward(
+        self, position: Position, square: int, throw: int, p: str, o: str
+    ) -> Transition | Refusal:
+        target = self._forward_target(position, square, throw)
+        if type(target) is Refusal:
+            return target
+        assert isinstance(target, int)
+        refusal = self._check_path(position.board, square, target, p, o)
+        if refusal is not None:
+            return refusal
+        return self._land(position, square, target, throw, 0)
+
+    def _backward(
+        self, position: Position, square: int, throw: int, p: str, o: str
+    ) -> Transition | Refusal:
+        if square in self.exits and not self.backward_from_exits:
+            return Refusal("no-backward", (square,))
+        target = square - throw
+        if target < 1:
+            return Refusal("too-far-back")
+        refusal = self._check_path(position.board, square, target, p, o)
+        if refusal is not None:
+            return refusal
+        flags = (
+            Effect.BACKWARD if self.backward_keeps_bonus else Effect.BACKWARD | Effect.BONUS_LOST
+        )
+        return self._land(position, square, target, throw, flags)
+
+    def _land(
+        self, position: Position, start: int, target: int, throw: int, flags: int
+    ) -> Transition:
+        """Carry out the move of the piece on ``start`` to ``target`` and what follows it."""
+        cells = list(position.board)
+        mover = cells[start - 1]
+        cells[start - 1] = EMPTY
+        off_w, off_b = position.off_w, position.off_b
+        if target == OFF:
+            flags |= Effect.BEAR_OFF
+            if mover == "W":
+                off_w += 1
+            else:
+                off_b += 1
+        else:
+            victim = cells[target - 1]
+            if victim != EMPTY:
+                flags |= Effect.SWAP
+                cells[self._displaced_to(cells, start, target) - 1] = victim
+            cells[target - 1] = mover
+            flags = self._special(cells, start, target, flags)
+        return self._finish(position, Move(start, target), cells, off_w, off_b, throw, flags)
+
+    def _displaced_to(self, cells: list[str], start: int, target: int) -> int:
+        """Where a captured piece goes (hook; usually the capturer's start square)."""
+        return start
+
+    def _special(self, cells: list[str], start: int, target: int, flags: int) -> int:
+        """Effects of the square the piece landed on (hook); the default: the House of Waters
+        sends the piece back to the first free square from 15 downward."""
+        if target == self.water:
+            mover = cells[target - 1]
+            cells[target - 1] = EMPTY
+            cells[self._first_free(cells, range(15, 0, -1), start) - 1] = mover
+            flags |= Effect.WATER
+        return flags
+
+    def _first_free(self, cells: list[str], squares: Iterable[int], start: int) -> int:
+        # The moving piece is searched for while it still stands on its start square.
+        for square in squares:
+            if square != start and cells[square - 1] == EMPTY:
+                return square
+        return start
+
+    def _finish(
+        self,
+        position: Position,
+        move: Move,
+        cells: list[str],
+        off_w: int,
+        off_b: int,
+        throw: int,
+        flags: int,
+    ) -> Transition:
+        side = position.side
+        if off_w >= self.pieces or off_b >= self.pieces:
+            flags |= Effect.WIN
+        elif throw in self.bonus_throws and not flags & Effect.BONUS_LOST:
+            flags |= Effect.BONUS
+        else:
+            side = side.other
+        after = Position(
+            "".join(cells), side, off_w, off_b, self._extras_after(position, move, flags)
+        )
+        return Transition(move, after, flags)
+
+    def _extras_after(
+        self, position: Position, move: Move, flags: int
+    ) -> tuple[tuple[str, str], ...]:
+        return position.extras

@@ -1,0 +1,1 @@
+"""The rulesets the companion plays, one module each."""
