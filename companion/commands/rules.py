@@ -78,7 +78,9 @@ def _int(field: str) -> Any:
         try:
             return int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{field} must be a whole number, got {text!r}")
+            raise argparse.ArgumentTypeError(
+                f"{field} must be a whole number, got {text!r}"
+            ) from None
 
     return convert
 
