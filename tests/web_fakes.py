@@ -252,3 +252,72 @@ class FakeLoop:
                 with contextlib.suppress(queue.Empty):
                     sub.queue.get_nowait()
                 sub.queue.put_nowait(state)
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FakeSimBoard:
+    """Records what the simulator page asked the simulated board to do."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def place(self, square: int) -> None:
+        self.calls.append(("place", square))
+
+    def lift(self, square: int) -> None:
+        self.calls.append(("lift", square))
+
+    def press(self, square: int) -> None:
+        self.calls.append(("press", square))
+
+    def throw(self, faces: tuple[int, ...]) -> None:
+        self.calls.append(("throw", faces))
+
+    def press_throw_button(self) -> None:
+        self.calls.append(("throw-button",))
+
+
+class FakeBackend:
+    name = "sim"
+
+    def __init__(self, board: FakeSimBoard | None = None, calibrate: bool = False) -> None:
+        self.board = board
+        self.calibrated = 0
+        if calibrate:
+            self.calibrate = self._calibrate
+
+    def _calibrate(self) -> str:
+        self.calibrated += 1
+        return "light thresholds 120/800"
+
+    def start(self, events: Any) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def occupied(self) -> frozenset[int]:
+        return frozenset({1, 2, 3})
+
+    def status(self) -> dict[str, Any]:
+        return {"backend": "sim", "sticks": "ok"}
+
+
+class FakeJournal:
+    def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        return [
+            {"game_id": "g1", "ruleset": "isac", "moves": 42, "result": "W"},
+            {"game_id": "g2", "ruleset": "basic", "moves": 7, "result": None},
+        ][:limit]

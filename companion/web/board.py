@@ -91,7 +91,8 @@ def _sticks(throw: Mapping[str, Any] | None, _: Gettext) -> str:
         return ""
     faces = throw.get("faces")
     value = escape(str(throw.get("value", "")))
-    parts = [f'<g class="sticks" aria-label="{escape(_("Last throw"))}: {value}">']
+    label = escape(_("Last throw"))
+    parts = [f'<g class="sticks" aria-label="{label}: {value}">']
     x = _LEFT
     if isinstance(faces, list) and faces:
         for face in faces:
@@ -123,9 +124,11 @@ def render_board(state: Mapping[str, Any], gettext: Gettext = lambda s: s) -> st
     names: Mapping[str, str] = (state.get("ruleset") or {}).get("square_names") or {}
     legal = list(state.get("legal") or [])
     last = state.get("last_move")
+    title = escape(_("Senet board"))
+    off_label = escape(_("off"))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
-        f'class="board" role="group" aria-label="{escape(_("Senet board"))}">',
+        f'class="board" role="group" aria-label="{title}">',
         "<defs>",
         *(
             f'<marker id="head-{cls}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
@@ -162,7 +165,7 @@ def render_board(state: Mapping[str, Any], gettext: Gettext = lambda s: s) -> st
     out.append(
         f'<g class="off-zone"><rect x="{ox - 28}" y="{oy - CELL / 2 + 1}" width="56" '
         f'height="{CELL - 2}" rx="4"/><text x="{ox}" y="{oy + 4}" text-anchor="middle">'
-        f"{escape(_('off'))}</text></g>"
+        f"{off_label}</text></g>"
     )
     if last and last_ends[0] is not None:
         out.append(
