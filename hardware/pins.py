@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import importlib
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from gpiozero import MCP3008, Device, InputDevice, OutputDevice
-from gpiozero.exc import GPIOZeroError
+from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 from gpiozero.pins import Factory
 
 from hardware import sensing
@@ -188,22 +189,28 @@ class PinBackend(ScanningBackend):
         self._button_device: InputDevice | None = None
 
     def _open(self) -> None:
-        try:
-            self._matrix = MatrixScanner(self.config.matrix, self.pin_factory)
-            self._sticks = StickSensors(self.config, self.pin_factory)
-            if self.config.throw.button is not None:
-                self._button_device = InputDevice(
-                    self.config.throw.button, pull_up=True, pin_factory=self.pin_factory
-                )
-        except GPIOZeroError as exc:
-            self._close()
-            raise BackendUnavailable(
-                f"the GPIO pins cannot be opened ({exc}): is this a Raspberry Pi with the pins "
-                "free, and is the pin library installed? Elsewhere use the simulated board"
-            ) from None
-        except BaseException:
-            self._close()
-            raise
+        with warnings.catch_warnings(record=True) as fallbacks:
+            # gpiozero warns for each pin library it tries; the reasons go into our message.
+            warnings.simplefilter("always", PinFactoryFallback)
+            try:
+                self._matrix = MatrixScanner(self.config.matrix, self.pin_factory)
+                self._sticks = StickSensors(self.config, self.pin_factory)
+                if self.config.throw.button is not None:
+                    self._button_device = InputDevice(
+                        self.config.throw.button, pull_up=True, pin_factory=self.pin_factory
+                    )
+            except GPIOZeroError as exc:
+                self._close()
+                tried = "; ".join(str(w.message) for w in fallbacks)
+                raise BackendUnavailable(
+                    f"the GPIO pins cannot be opened ({exc}"
+                    + (f" {tried}" if tried else "")
+                    + "): is this a Raspberry Pi with the pins free and its pin library "
+                    "installed? Elsewhere use the simulated board (--hardware sim)"
+                ) from None
+            except BaseException:
+                self._close()
+                raise
 
     def _close(self) -> None:
         for part in (self._matrix, self._sticks, self._button_device):

@@ -50,3 +50,12 @@ class PlainBackend(ScanningBackend):
         return self.config.throw.button is not None and self.simulated.throw_button_closed(
             self.clock()
         )
+
+    def stick_readings(self) -> list[float | int | None]:
+        """Analogue sticks read their simulated light sensor; the others their face."""
+        now = self.clock()
+        faces = self.simulated.stick_faces(now)
+        return [
+            self.simulated.stick_reading(i, now) if stick.kind == "analog" else faces[i]
+            for i, stick in enumerate(self.config.sticks)
+        ]
