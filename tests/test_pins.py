@@ -53,7 +53,7 @@ class Rig:
         config: HardwareConfig | None = None,
         *,
         diodes: bool = True,
-        squares: set[int] = set(),
+        squares: frozenset[int] = frozenset(),
     ) -> None:
         self.clock = ManualClock(100.0)
         self.board = SimulatedBoard(self.clock, diodes=diodes)
