@@ -59,13 +59,13 @@ def test_a_configuration_file_path_is_loaded(tmp_path: Path) -> None:
 def test_a_bad_configuration_file_is_a_config_error(tmp_path: Path) -> None:
     path = tmp_path / "senet.toml"
     path.write_text("[hardware]\n")
-    with pytest.raises(ConfigError, match="hardware.matrix"):
+    with pytest.raises(ConfigError, match=r"hardware\.matrix"):
         open_backend("sim", path)
 
 
 def test_an_unknown_backend_lists_the_known_ones() -> None:
     with pytest.raises(
-        BackendUnavailable, match="no hardware backend 'usb'.*gpio, plain, serial, sim"
+        BackendUnavailable, match=r"no hardware backend 'usb'.*gpio, plain, serial, sim"
     ):
         open_backend("usb")
 
