@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 from test_web_app import PIN, make, post, token
-from web_fakes import FakeBackend, FakeJournal, FakeSimBoard, NewGame, SetBot
+from web_fakes import FakeBackend, FakeJournal, FakeSimBoard
+
+from companion.actions import NewGame, SetBot
 
 
 def login(client: Any, pin: str = PIN) -> Any:
@@ -134,7 +136,8 @@ def test_history_from_the_journal() -> None:
     client = app.test_client()
     login(client)
     page = client.get("/admin/history").get_data(as_text=True)
-    assert "g1" in page and "isac" in page and "42" in page
+    assert "g1" in page and "isac" in page and "Light wins" in page and "not finished" in page
+    assert page.index("g2") < page.index("g1")  # newest first
 
 
 def test_the_pin_session_ends_when_idle_and_on_logout() -> None:

@@ -6,16 +6,9 @@ import re
 from typing import Any
 
 import pytest
-from web_fakes import (
-    ACTIONS,
-    FakeClock,
-    FakeLoop,
-    Hint,
-    PlayMove,
-    StillPlaying,
-    Throw,
-)
+from web_fakes import FakeClock, FakeLoop
 
+from companion.actions import Decide, Hint, PlayMove, StillPlaying, Throw
 from companion.web import create_app
 
 PIN = "2468"
@@ -27,7 +20,7 @@ def make(**kw: Any) -> tuple[Any, FakeLoop, FakeClock]:
     config = {"pin": PIN, **kw.pop("config", {})}
     if config["pin"] is None:
         del config["pin"]
-    app = create_app(config, loop=loop, clock=clock, actions=ACTIONS, keepalive=0.05, **kw)
+    app = create_app(config, loop=loop, clock=clock, keepalive=0.05, **kw)
     app.testing = True
     return app, loop, clock
 
@@ -54,7 +47,7 @@ def test_the_page_shows_board_status_and_live_region(setup: Any) -> None:
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "<svg" in html and 'aria-live="polite"' in html
-    assert "Cones to throw" in html
+    assert "Light to throw" in html
     assert "House of Happiness" in html
     assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
     assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing from outside
@@ -65,7 +58,7 @@ def test_state_carries_version_svg_and_texts(setup: Any) -> None:
     loop.submit(Throw(faces=(1, 0, 1, 1)))
     data = app.test_client().get("/api/state").get_json()
     assert data["version"] == loop.snapshot()["version"]
-    assert data["text"]["turn"] == "Cones to move with 3"
+    assert data["text"]["turn"] == "Light to move with 3"
     assert {m["move"] for m in data["text"]["moves"]} == {"1-4", "3-6", "5-8", "7-10", "9-12"}
     assert data["svg"].count('class="piece W movable"') == 5
 
@@ -84,7 +77,7 @@ def test_events_stream_full_states_with_versions(setup: Any) -> None:
     while received.startswith(":"):
         received = next(chunks).decode()
     assert received.startswith(f"id: {version + 1}\n")
-    assert "Cones to move with 4" in received
+    assert "Light to move with 4" in received
     response.close()
     assert app.extensions["senet"].broker.count == 0
 
@@ -185,7 +178,7 @@ def test_decisions_and_idle_answers_reach_the_loop(setup: Any) -> None:
     assert post(client, "/api/decide", {"choice": "27-15"}, **h).status_code == 202
     assert post(client, "/api/still-playing", {}, **h).status_code == 202
     assert post(client, "/api/hint", {}, **h).status_code == 202
-    assert [type(c) for c in loop.commands[-3:]] == [ACTIONS.Decide, StillPlaying, Hint]
+    assert [type(c) for c in loop.commands[-3:]] == [Decide, StillPlaying, Hint]
 
 
 def test_bodies_that_are_too_large_are_refused(setup: Any) -> None:
@@ -213,7 +206,7 @@ def test_language_comes_from_the_browser_and_can_be_switched(setup: Any) -> None
     app, _, _ = setup
     client = app.test_client()
     html = client.get("/", headers={"Accept-Language": "pt-BR,pt;q=0.9"}).get_data(as_text=True)
-    assert '<html lang="pt">' in html and "Cones a lançar" in html
+    assert '<html lang="pt">' in html and "Claro lança" in html
     switched = client.get("/lang/fr?next=/rules")
     assert switched.status_code == 302 and switched.headers["Location"] == "/rules"
     html = client.get("/", headers={"Accept-Language": "pt"}).get_data(as_text=True)
@@ -229,7 +222,7 @@ def test_announcements_in_the_visitors_language(setup: Any) -> None:
     client.get("/lang/pt")
     loop.submit(Throw(faces=(1, 0, 1, 1)))
     text = client.get("/api/state").get_json()["text"]
-    assert text["turn"] == "Cones a mover com 3"
+    assert text["turn"] == "Claro joga com 3"
     assert text["off"].startswith("Fora do tabuleiro")
 
 

@@ -11,59 +11,11 @@ import queue
 import random
 import threading
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
+from companion.actions import NewGame, PlayMove, StillPlaying, Throw
+from companion.journal import GameInfo
 from companion.rules import Position, get_ruleset
-
-
-@dataclass(frozen=True)
-class Throw:
-    faces: tuple[int, ...] | None = None
-    value: int | None = None
-
-
-@dataclass(frozen=True)
-class PlayMove:
-    move: str
-
-
-@dataclass(frozen=True)
-class Decide:
-    choice: str
-
-
-@dataclass(frozen=True)
-class NewGame:
-    ruleset: str
-    options: dict[str, str] | None = None
-
-
-@dataclass(frozen=True)
-class SetBot:
-    side: str | None
-    level: str
-
-
-@dataclass(frozen=True)
-class Hint:
-    pass
-
-
-@dataclass(frozen=True)
-class StillPlaying:
-    pass
-
-
-ACTIONS = SimpleNamespace(
-    Throw=Throw,
-    PlayMove=PlayMove,
-    Decide=Decide,
-    NewGame=NewGame,
-    SetBot=SetBot,
-    Hint=Hint,
-    StillPlaying=StillPlaying,
-)
 
 
 class FakeSubscription:
@@ -316,8 +268,10 @@ class FakeBackend:
 
 
 class FakeJournal:
-    def games(self, limit: int = 50) -> list[dict[str, Any]]:
+    """Two games, as ``companion.journal.Journal.games`` lists them."""
+
+    def games(self, status: str | None = None) -> list[GameInfo]:
         return [
-            {"game_id": "g1", "ruleset": "isac", "moves": 42, "result": "W"},
-            {"game_id": "g2", "ruleset": "basic", "moves": 7, "result": None},
-        ][:limit]
+            GameInfo("g1", "isac", {}, "s", "2026-11-20T10:00", "finished", "t", "W", "all"),
+            GameInfo("g2", "basic", {}, "s", "2026-11-21T09:00", "active"),
+        ]

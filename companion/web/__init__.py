@@ -9,12 +9,10 @@ live-update fan-out starts with the first phone that follows it).
 
 from __future__ import annotations
 
-import importlib
 import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
@@ -49,14 +47,6 @@ class Services:
     clock: Callable[[], float] = time.monotonic
     keepalive: float = 15.0
     boot: str = field(default_factory=lambda: secrets.token_hex(8))
-    actions_module: ModuleType | Any = None
-
-    @property
-    def actions(self) -> Any:
-        """The loop's command classes (``companion.actions``)."""
-        if self.actions_module is None:
-            self.actions_module = importlib.import_module("companion.actions")
-        return self.actions_module
 
     @property
     def simulator(self) -> Any:
@@ -72,7 +62,6 @@ def create_app(
     journal: Any = None,
     clock: Callable[[], float] = time.monotonic,
     keepalive: float = 15.0,
-    actions: Any = None,
 ) -> Flask:
     """The Flask app showing ``loop``'s game; ``config`` is a WebConfig or the ``[web]`` table."""
     if config is None:
@@ -99,7 +88,6 @@ def create_app(
         journal=journal,
         clock=clock,
         keepalive=keepalive,
-        actions_module=actions,
     )
     Babel(app, locale_selector=select_locale)
 

@@ -14,6 +14,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from companion import actions
 from companion.rules import RULESETS
 from companion.web.errors import NotAllowed
 from companion.web.security import check_csrf, end_admin, is_admin, start_admin, touch_admin
@@ -97,7 +98,7 @@ def new_game() -> ResponseReturnValue:
         if value not in option.choices:
             abort(400, description=f"option {key} must be one of {', '.join(option.choices)}")
         options[key] = value
-    s.loop.submit(s.actions.NewGame(ruleset=name, options=options or None))
+    s.loop.submit(actions.NewGame(ruleset=name, options=options or None))
     flash(_("A new game of %(title)s has started.", title=_(cls.title)), "info")
     return redirect(url_for("admin.panel")), 303
 
@@ -112,7 +113,7 @@ def bot() -> ResponseReturnValue:
         abort(400, description="side must be W, B or empty for no bot")
     if level not in bot_levels() or not _LEVEL.fullmatch(level):
         abort(400, description=f"level must be one of {', '.join(bot_levels())}")
-    s.loop.submit(s.actions.SetBot(side=side or None, level=level))
+    s.loop.submit(actions.SetBot(side=side or None, level=level))
     flash(_("Bot settings changed."), "info")
     return redirect(url_for("admin.panel")), 303
 
@@ -155,7 +156,6 @@ def history() -> ResponseReturnValue:
     require_admin(change=False)
     s = services()
     games: list[Any] = []
-    reader = getattr(s.journal, "games", None)
-    if callable(reader):
-        games = list(reader(limit=50))
+    if s.journal is not None:
+        games = sorted(s.journal.games(), key=lambda g: g.started, reverse=True)[:100]
     return render_template("history.html", games=games, journal=s.journal is not None)

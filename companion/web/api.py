@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request, stream_with_context
 from flask.typing import ResponseReturnValue
 
+from companion import actions
 from companion.web.errors import NotAllowed
 from companion.web.security import check_csrf
 from companion.web.view import encoded_view, services
@@ -87,7 +88,7 @@ def throw() -> ResponseReturnValue:
     s = services()
     if s.loop.snapshot().get("phase") != "throw":
         return jsonify({"error": "it is not time to throw"}), 409
-    s.loop.submit(s.actions.Throw())
+    s.loop.submit(actions.Throw())
     return _accepted()
 
 
@@ -102,7 +103,7 @@ def move() -> ResponseReturnValue:
     if wanted not in legal:
         message = f"{wanted} is not a legal move now"
         return jsonify({"error": message, "legal": legal}), 409
-    s.loop.submit(s.actions.PlayMove(move=wanted))
+    s.loop.submit(actions.PlayMove(move=wanted))
     return _accepted()
 
 
@@ -115,7 +116,7 @@ def decide() -> ResponseReturnValue:
     ids = [c.get("id") for c in decision.get("choices") or []]
     if not isinstance(choice, str) or choice not in ids:
         return jsonify({"error": "that is not one of the choices offered now", "choices": ids}), 409
-    s.loop.submit(s.actions.Decide(choice=choice))
+    s.loop.submit(actions.Decide(choice=choice))
     return _accepted()
 
 
@@ -123,7 +124,7 @@ def decide() -> ResponseReturnValue:
 def still_playing() -> ResponseReturnValue:
     player_request()
     s = services()
-    s.loop.submit(s.actions.StillPlaying())
+    s.loop.submit(actions.StillPlaying())
     return _accepted()
 
 
@@ -131,5 +132,5 @@ def still_playing() -> ResponseReturnValue:
 def hint() -> ResponseReturnValue:
     player_request()
     s = services()
-    s.loop.submit(s.actions.Hint())
+    s.loop.submit(actions.Hint())
     return _accepted()

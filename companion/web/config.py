@@ -6,8 +6,8 @@
     languages = ["en", "pt", "fr"]
     default_language = "en"  # when the browser asks for none of them
     admin_timeout = 900      # idle seconds before the administration PIN is asked again
-    idle_prompt = 600        # seconds without play before the page asks "Still playing?"
-    attract_after = 120      # seconds after that prompt before the attract screen
+    idle_after = 600         # seconds without play before the page asks "Still playing?"
+    idle_reset = 180         # seconds without an answer before a new game waits
     max_clients = 200        # phones following the live updates at once
     secret_key = "..."       # keeps PIN sessions across restarts; random per process if absent
 
@@ -39,8 +39,8 @@ class WebConfig:
     languages: tuple[str, ...] = ("en", "pt", "fr")
     default_language: str = "en"
     admin_timeout: float = 900.0
-    idle_prompt: float = 600.0
-    attract_after: float = 120.0
+    idle_after: float = 600.0
+    idle_reset: float = 180.0
     max_clients: int = 200
     secret_key: str | None = None
 
@@ -57,7 +57,7 @@ class WebConfig:
             raise WebConfigError(
                 f"[web] default_language {self.default_language!r} is not one of languages"
             )
-        for name in ("admin_timeout", "idle_prompt", "attract_after"):
+        for name in ("admin_timeout", "idle_after", "idle_reset"):
             if getattr(self, name) <= 0:
                 raise WebConfigError(f"[web] {name} must be a positive number of seconds")
         if not 1 <= self.max_clients <= 1000:

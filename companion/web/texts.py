@@ -22,7 +22,8 @@ def N_(text: str) -> str:
     return text
 
 
-PLAYERS = {"W": N_("Cones"), "B": N_("Spools")}
+# The same names the announcements use; the pieces' shapes are named beside them on the page.
+PLAYERS = {"W": N_("Light"), "B": N_("Dark")}
 
 # Names the rulesets give to squares and game ends, so the catalogues can translate them.
 WORDS = (
@@ -74,7 +75,7 @@ def announcement_text(item: Mapping[str, Any], _: Gettext) -> str:
     """An announcement in the visitor's language, or the loop's English text."""
     render = _render_function()
     fallback = str(item.get("text", ""))
-    if render is None:
+    if render is None or not item.get("key"):
         return fallback
     try:
         return str(render(item.get("key"), item.get("params") or {}, gettext=_))
@@ -103,7 +104,7 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
     outcome = state.get("outcome") or None
     off = state.get("off") or {}
     if phase == "over" and outcome:
-        turn = _("%(player)s win: %(reason)s") % {
+        turn = _("%(player)s wins: %(reason)s") % {
             "player": player_name(outcome.get("winner"), _),
             "reason": _(str(outcome.get("reason", ""))),
         }
@@ -129,7 +130,7 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
         "turn": turn,
         "side": str(state.get("side", "")),
         "phase": str(phase or ""),
-        "off": _("Borne off: cones %(w)s, spools %(b)s")
+        "off": _("Borne off: light %(w)s, dark %(b)s")
         % {"w": off.get("W", 0), "b": off.get("B", 0)},
         "bonus": _("Throws again after this move") if throw and throw.get("bonus") else "",
         "throw": (_("Thrown: %(value)s") % {"value": throw.get("value")} if throw else ""),
@@ -139,9 +140,12 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
         ],
         "decision": (
             {
-                "prompt": _(str(decision.get("prompt", ""))),
+                "prompt": announcement_text({**decision, "text": decision.get("prompt", "")}, _),
                 "choices": [
-                    {"id": str(c.get("id", "")), "label": _(str(c.get("label", "")))}
+                    {
+                        "id": str(c.get("id", "")),
+                        "label": announcement_text({**c, "text": c.get("label", "")}, _),
+                    }
                     for c in decision.get("choices") or []
                 ],
             }
