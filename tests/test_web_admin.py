@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 from test_web_app import PIN, make, post, token
-from web_fakes import FakeBackend, FakeJournal, FakeSimBoard
+from web_fakes import FakeBackend, FakeJournal, FakeSimBoard, analog_config_text
 
 from companion.actions import NewGame, SetBot
+from hardware.config import parse_config
 
 
 def login(client: Any, pin: str = PIN) -> Any:
@@ -113,22 +114,49 @@ def test_bot_on_and_off() -> None:
     assert loop.commands == [SetBot(side="B", level="simple"), SetBot(side=None, level="simple")]
 
 
-def test_board_check_and_calibration() -> None:
-    backend = FakeBackend(calibrate=True)
-    app, _, _ = make(backend=backend)
+def test_board_check_shows_game_and_sensors() -> None:
+    app, _, _ = make(backend=FakeBackend())
     client = app.test_client()
     login(client)
     page = client.get("/admin/board").get_data(as_text=True)
     assert "match the game" in page and "1, 2, 3" in page and "sticks" in page
-    assert form(client, "/admin/calibrate").status_code == 303
-    assert backend.calibrated == 1
+    assert "light faces are up" not in page  # tilt switches need no calibration
+
+
+def test_calibration_in_two_steps_saved_to_the_configuration(tmp_path: Any) -> None:
+    path = tmp_path / "senet.toml"
+    path.write_text(analog_config_text(), encoding="utf-8")
+    backend = FakeBackend(analog=True)
+    app, _, _ = make(backend=backend, config_path=str(path))
+    client = app.test_client()
+    login(client)
+    assert "The light faces are up" in client.get("/admin/board").get_data(as_text=True)
+    assert form(client, "/admin/calibrate", step="dark").status_code == 400  # light first
+    assert form(client, "/admin/calibrate", step="light").status_code == 303
+    assert "The dark faces are up" in client.get("/admin/board").get_data(as_text=True)
+    backend.light = False
+    assert form(client, "/admin/calibrate", step="dark").status_code == 303
+    saved = parse_config(path.read_text(encoding="utf-8"))
+    assert saved.sticks[1].light_level == "high" and 0.2 < saved.sticks[1].threshold < 0.8
+    assert "saved" in client.get("/admin/board").get_data(as_text=True)
+
+
+def test_calibration_that_cannot_tell_the_faces_apart() -> None:
+    backend = FakeBackend(analog=True)
+    app, _, _ = make(backend=backend)
+    client = app.test_client()
+    login(client)
+    form(client, "/admin/calibrate", step="light")
+    assert form(client, "/admin/calibrate", step="dark").status_code == 303  # same readings
+    page = client.get("/admin/board").get_data(as_text=True)
+    assert "stick 2" in page and "The light faces are up" in page
 
 
 def test_calibration_on_hardware_without_it() -> None:
     app, _, _ = make(backend=FakeBackend())
     client = app.test_client()
     login(client)
-    assert form(client, "/admin/calibrate").status_code == 404
+    assert form(client, "/admin/calibrate", step="light").status_code == 404
 
 
 def test_history_from_the_journal() -> None:

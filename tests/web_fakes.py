@@ -16,6 +16,7 @@ from typing import Any
 from companion.actions import NewGame, PlayMove, StillPlaying, Throw
 from companion.journal import GameInfo
 from companion.rules import Position, get_ruleset
+from hardware.config import default_config_text, parse_config
 
 
 class FakeSubscription:
@@ -241,18 +242,26 @@ class FakeSimBoard:
         self.calls.append(("throw-button",))
 
 
+def analog_config_text() -> str:
+    """The shipped configuration with the second stick on an analogue light sensor."""
+    return default_config_text().replace(
+        'kind = "tilt"\npin = 27\nlight_level = "low"', 'kind = "analog"\nchannel = 5'
+    )
+
+
 class FakeBackend:
+    """A backend with a fixed board; ``analog`` gives it a light sensor to calibrate."""
+
     name = "sim"
 
-    def __init__(self, board: FakeSimBoard | None = None, calibrate: bool = False) -> None:
+    def __init__(self, board: FakeSimBoard | None = None, analog: bool = False) -> None:
         self.board = board
-        self.calibrated = 0
-        if calibrate:
-            self.calibrate = self._calibrate
+        self.config = parse_config(analog_config_text() if analog else default_config_text())
+        self.light = True  # which face the calibrating player has put up
 
-    def _calibrate(self) -> str:
-        self.calibrated += 1
-        return "light thresholds 120/800"
+    def stick_readings(self) -> list[float | int | None]:
+        level = 0.8 if self.light else 0.2
+        return [None, level, None, None]
 
     def start(self, events: Any) -> None:
         pass
@@ -264,7 +273,7 @@ class FakeBackend:
         return frozenset({1, 2, 3})
 
     def status(self) -> dict[str, Any]:
-        return {"backend": "sim", "sticks": "ok"}
+        return {"backend": "sim", "sticks": [0, 1, 0, 1]}
 
 
 class FakeJournal:

@@ -47,6 +47,8 @@ class Services:
     clock: Callable[[], float] = time.monotonic
     keepalive: float = 15.0
     boot: str = field(default_factory=lambda: secrets.token_hex(8))
+    config_path: str | None = None  # the TOML file, where calibration is saved
+    calibration: list[list[Any]] = field(default_factory=list)  # light-face samples so far
 
     @property
     def simulator(self) -> Any:
@@ -62,6 +64,7 @@ def create_app(
     journal: Any = None,
     clock: Callable[[], float] = time.monotonic,
     keepalive: float = 15.0,
+    config_path: str | None = None,
 ) -> Flask:
     """The Flask app showing ``loop``'s game; ``config`` is a WebConfig or the ``[web]`` table."""
     if config is None:
@@ -88,6 +91,7 @@ def create_app(
         journal=journal,
         clock=clock,
         keepalive=keepalive,
+        config_path=config_path,
     )
     Babel(app, locale_selector=select_locale)
 

@@ -19,9 +19,13 @@ from companion.rules import RULESETS
 from companion.web.errors import NotAllowed
 from companion.web.security import check_csrf, end_admin, is_admin, start_admin, touch_admin
 from companion.web.view import services
+from hardware.check import calibrate_sticks
+from hardware.config import write_stick_thresholds
+from hardware.errors import HardwareError
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
+CALIBRATION_SAMPLES = 20
 _LEVEL = re.compile(r"[a-z][a-z0-9-]{0,23}")
 
 
@@ -44,8 +48,7 @@ def bot_levels() -> tuple[str, ...]:
         bots = importlib.import_module("companion.bots")
     except ImportError:
         return ("simple",)
-    levels = getattr(bots, "LEVELS", None) or getattr(bots, "BOTS", None)
-    return tuple(levels) if levels else ("simple",)
+    return tuple(getattr(bots, "LEVELS", ("simple",)))
 
 
 @bp.get("/")
@@ -60,7 +63,7 @@ def panel() -> ResponseReturnValue:
         state=state,
         rulesets=list(RULESETS.values()),
         levels=bot_levels(),
-        calibrate=callable(getattr(s.backend, "calibrate", None)),
+        calibrate=_calibratable(s.backend),
     )
 
 
@@ -118,6 +121,14 @@ def bot() -> ResponseReturnValue:
     return redirect(url_for("admin.panel")), 303
 
 
+def _calibratable(backend: Any) -> bool:
+    """True for a backend with analogue stick sensors whose raw readings can be sampled."""
+    config = getattr(backend, "config", None)
+    return callable(getattr(backend, "stick_readings", None)) and bool(
+        getattr(config, "has_analog_sticks", False)
+    )
+
+
 @bp.get("/board")
 def board_check() -> ResponseReturnValue:
     require_admin(change=False)
@@ -135,19 +146,44 @@ def board_check() -> ResponseReturnValue:
         status=status,
         occupied=occupied,
         expected=expected,
-        calibrate=callable(getattr(s.backend, "calibrate", None)),
+        calibrate=_calibratable(s.backend),
+        calibration_step="dark" if s.calibration else "light",
     )
 
 
 @bp.post("/calibrate")
 def calibrate() -> ResponseReturnValue:
+    """Two steps: sample with the light faces up, then with the dark faces up and save."""
     require_admin()
     s = services()
-    method = getattr(s.backend, "calibrate", None)
-    if not callable(method):
-        abort(404, description="this hardware backend has nothing to calibrate")
-    result = method()
-    flash(_("Calibration done: %(result)s", result=str(result)), "info")
+    if not _calibratable(s.backend):
+        abort(404, description="this board has no analogue stick sensors to calibrate")
+    step = request.form.get("step", "")
+    samples = [list(s.backend.stick_readings()) for _ in range(CALIBRATION_SAMPLES)]
+    if step == "light":
+        s.calibration[:] = samples
+        flash(_("Now lay every stick dark face up, then press the button again."), "info")
+        return redirect(url_for("admin.board_check")), 303
+    if step != "dark" or not s.calibration:
+        abort(400, description="calibrate with the light faces up first, then the dark faces")
+    readings = iter([*s.calibration, *samples])
+    s.calibration.clear()
+    try:
+        found = calibrate_sticks(
+            s.backend.config,
+            read=lambda: next(readings),
+            ask=lambda face: None,
+            samples=CALIBRATION_SAMPLES,
+            interval=0.0,
+        )
+        thresholds = {c.stick: (c.threshold, c.hysteresis, c.light_level) for c in found}
+        if s.config_path is None:
+            flash(_("Calibrated, but not saved: start the companion with --config FILE."), "error")
+        else:
+            write_stick_thresholds(s.config_path, thresholds)
+            flash(_("Calibrated and saved; restart the companion to use it."), "info")
+    except HardwareError as exc:
+        flash(str(exc), "error")
     return redirect(url_for("admin.board_check")), 303
 
 
