@@ -55,7 +55,17 @@ def page() -> ResponseReturnValue:
     _board()
     if not (s.config.phone_input or _admin()):
         raise NotAllowed("the simulator is for players: phones here show the game only")
-    return render_template("simulator.html", data=view(s.loop.snapshot()))
+    return render_template(
+        "simulator.html", data=view(s.loop.snapshot()), occupied=sorted(s.backend.occupied())
+    )
+
+
+@bp.get("/sensors")
+def sensors() -> ResponseReturnValue:
+    """The squares the sensors see occupied now (the simulator marks them)."""
+    _board()
+    occupied = sorted(services().backend.occupied())
+    return jsonify({"occupied": occupied}), 200, {"Cache-Control": "no-store"}
 
 
 @bp.post("/<action>")

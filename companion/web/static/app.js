@@ -15,6 +15,7 @@
   var gameId = null;
   var lastSaid = 0;
   var sound = false;
+  var sensed = (game.dataset.occupied || "").split(" ").filter(Boolean).map(Number);
   try { sound = window.localStorage.getItem("senet-sound") === "on"; } catch (e) { sound = false; }
 
   function setText(id, text) { var el = $(id); if (el) { el.textContent = text || ""; } }
@@ -105,6 +106,21 @@
       }
     }
     announce(t.announcements.slice().sort(function (a, b) { return a.id - b.id; }), quiet);
+    if (simulator) { markSensed(); refreshSensed(); }
+  }
+
+  // The simulator marks the squares where the sensors feel a piece (the game's pieces are
+  // drawn where the game has them, which differs while a piece is lifted).
+  function markSensed() {
+    document.querySelectorAll("#board .square").forEach(function (g) {
+      g.classList.toggle("sensed", sensed.indexOf(Number(g.dataset.square)) >= 0);
+    });
+  }
+  function refreshSensed() {
+    fetch("/simulator/sensors", { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (j) { if (j) { sensed = j.occupied; markSensed(); } })
+      .catch(function () { /* shown by the connection banner */ });
   }
 
   function send(url, body) {
@@ -128,10 +144,9 @@
     if (simulator) {
       var square = Number(target.dataset.square || target.closest("[data-square]").dataset.square);
       var mode = document.querySelector('input[name="sim-mode"]:checked').value;
-      var occupied = !!document.querySelector('#board .piece[data-square="' + square + '"]');
-      var action = mode === "press" ? "press" : (occupied ? "lift" : "place");
+      var action = mode === "press" ? "press" : (sensed.indexOf(square) >= 0 ? "lift" : "place");
       send("/simulator/" + action, { square: square }).then(function (j) {
-        if (j && j.occupied) { setText("sim-result", j.occupied.join(" ")); }
+        if (j && j.occupied) { sensed = j.occupied; markSensed(); }
       });
       return;
     }
