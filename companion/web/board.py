@@ -126,8 +126,14 @@ def render_board(state: Mapping[str, Any], gettext: Gettext = lambda s: s) -> st
     last = state.get("last_move")
     title = escape(_("Senet board"))
     off_label = escape(_("off"))
+    # The hand is drawn left of square 1 only in games that have pieces waiting to enter.
+    in_hand = any(str(e.get("move", "")).startswith("hand") for e in legal) or (
+        board.count("W") + int((state.get("off") or {}).get("W", 0)) < 5
+        or board.count("B") + int((state.get("off") or {}).get("B", 0)) < 5
+    )
+    left = 0 if in_hand else _LEFT - 4
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} 0 {_WIDTH - left} {_HEIGHT}" '
         f'class="board" role="group" aria-label="{title}">',
         "<defs>",
         *(
