@@ -107,6 +107,7 @@ def test_a_played_game_is_journaled_and_its_record_reads_back(ruleset: str, tmp_
     assert steps[-1].after == final["position"]
     record = journal.export(info.id)
     parsed, parsed_steps = parse_record(record)
+    assert (parsed.id, parsed.winner) == (info.id, info.winner)
     assert parsed_steps == [s.__class__(s.side, s.throw, s.move, s.after) for s in steps]
     other = Journal(tmp_path / "other.db")
     assert other.import_record(record) == info.id
