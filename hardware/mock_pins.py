@@ -32,8 +32,10 @@ from hardware.simulation import SimulatedBoard
 __all__ = ["SimulatedMcp3008", "simulated_pin_factory"]
 
 
-class _QuietPin(MockPin):
+class _QuietPin(MockPin):  # type: ignore[misc]
     """A mock pin that keeps no history: a scan toggles rows hundreds of times a second."""
+
+    _state: Any
 
     def _change_state(self, value: Any) -> bool:
         if self._state != value:
@@ -278,7 +280,5 @@ def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> Mock
         factory.pin(f"GPIO{select}", pin_class=_QuietSelectPin)
         factory.pin(f"GPIO{mosi}", pin_class=_QuietPin)
         factory.pin(f"GPIO{miso}", pin_class=_QuietPin)
-        factory._senet_adc = SimulatedMcp3008(  # type: ignore[attr-defined]
-            board, channels, config.mcp3008.pins, factory
-        )
+        factory._senet_adc = SimulatedMcp3008(board, channels, config.mcp3008.pins, factory)
     return factory

@@ -43,7 +43,7 @@ def make_pin_factory(name: str) -> Factory | None:
     module_name, _, class_name = PIN_FACTORY_CLASSES[name].partition(":")
     try:
         factory_class = getattr(importlib.import_module(module_name), class_name)
-        return factory_class()  # type: ignore[no-any-return]
+        return factory_class()
     except (ImportError, OSError, GPIOZeroError, RuntimeError) as exc:
         raise BackendUnavailable(
             f"the {name!r} pin library cannot be used here ({exc}); on a Raspberry Pi install "
