@@ -224,7 +224,11 @@ class SimulatedBoard:
             for square, until in list(self._held.items()):
                 if now < until:
                     closed.add(square)
-                elif now >= until + self.bounce_s:
+                elif now < until + self.bounce_s:
+                    # The contact bounces on release too.
+                    if _Bounce(until, self.bounce_s).chatter(now):
+                        closed.add(square)
+                else:
                     del self._held[square]
             for square, bounce in list(self._bounces.items()):
                 if bounce.active(now):
