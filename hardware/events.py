@@ -71,7 +71,8 @@ class HardwareFault:
 
     Codes in use: ``phantom-squares`` (a matrix without diodes), ``stick-unsettled``,
     ``throw-without-motion``, ``sensor-range``, ``scan-failed`` (the pin library raised an
-    error while scanning), ``link-lost``, ``link-corrupt``, ``protocol-version``. ``cleared`` is True when a previously reported fault went away.
+    error while scanning), ``link-lost``, ``link-corrupt``, ``protocol-version``. ``cleared``
+    is True when a previously reported fault went away.
     """
 
     code: str
