@@ -29,11 +29,13 @@ from gpiozero.pins.spi import SPISoftwareBus
 from hardware.config import HardwareConfig
 from hardware.simulation import SimulatedBoard
 
-__all__ = ["SimulatedMcp3008", "simulated_pin_factory"]
+__all__ = ["SimulatedMcp3008", "SimulatedPinFactory", "simulated_pin_factory"]
 
 
-class _QuietPin(MockPin):
+class _QuietPin(MockPin):  # type: ignore[misc]
     """A mock pin that keeps no history: a scan toggles rows hundreds of times a second."""
+
+    _state: Any
 
     def _change_state(self, value: Any) -> bool:
         if self._state != value:
@@ -249,11 +251,15 @@ class _FactorySpi(MockSPIInterfaceShared):  # type: ignore[misc]
 class SimulatedPinFactory(MockFactory):  # type: ignore[misc]
     """A MockFactory whose SPI devices talk to the simulated MCP3008 on its own pins."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.adc: SimulatedMcp3008 | None = None
+
     def _get_spi_class(self, shared: bool, hardware: bool) -> type:
         return _FactorySpi
 
 
-def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> MockFactory:
+def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> SimulatedPinFactory:
     """A MockFactory whose pins are wired to ``board`` as ``config`` describes."""
     factory = SimulatedPinFactory()
     rows = [factory.pin(f"GPIO{gpio}", pin_class=RowPin) for gpio in config.matrix.rows]
@@ -278,7 +284,5 @@ def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> Mock
         factory.pin(f"GPIO{select}", pin_class=_QuietSelectPin)
         factory.pin(f"GPIO{mosi}", pin_class=_QuietPin)
         factory.pin(f"GPIO{miso}", pin_class=_QuietPin)
-        factory._senet_adc = SimulatedMcp3008(  # type: ignore[attr-defined]
-            board, channels, config.mcp3008.pins, factory
-        )
+        factory.adc = SimulatedMcp3008(board, channels, config.mcp3008.pins, factory)
     return factory

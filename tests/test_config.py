@@ -205,3 +205,11 @@ def test_calibration_writes_thresholds_and_keeps_comments(tmp_path: Path) -> Non
     assert config.sticks[1].hysteresis == pytest.approx(0.1)
     assert config.sticks[1].light_level == "low"
     assert not list(tmp_path.glob("*.new"))
+
+
+def test_sticks_must_be_tables() -> None:
+    text = DEFAULT[: DEFAULT.index("[[hardware.stick]]")].replace(
+        'squares = "presence"', 'squares = "presence"\nstick = [1, 2, 3, 4]'
+    )
+    error = error_for(text)
+    assert "each stick is a [[hardware.stick]] table" in str(error)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import queue
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hardware.backends import open_backend
 from hardware.config import HardwareConfig, default_config_text, parse_config
@@ -286,3 +288,33 @@ def test_a_pin_library_that_is_not_installed() -> None:
     with pytest.raises(BackendUnavailable, match="'pigpio' pin library cannot be used here"):
         make_pin_factory("pigpio")
     assert make_pin_factory("") is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 30), st.integers(0, 40), st.booleans()),
+        min_size=1,
+        max_size=25,
+    )
+)
+def test_any_sequence_of_moves_is_reported_exactly(steps: list[tuple[int, int, bool]]) -> None:
+    """Whatever pieces go on and off, with bounce and at any pace, the events add up."""
+    rig = Rig(squares={1, 2, 3})
+    tracked = set(rig.snapshot.occupied)  # type: ignore[union-attr]
+    events: list[HardwareEvent] = []
+    for square, pause_ms, bounce in steps:
+        if square in rig.board.occupied:
+            rig.board.lift(square, bounce=bounce)
+        else:
+            rig.board.place(square, bounce=bounce)
+        events.extend(rig.run(pause_ms / 1000))
+    events.extend(rig.run(0.1))
+    for event in events:
+        assert isinstance(event, SquareChanged), event
+        assert (event.square in tracked) != event.occupied, f"{event} repeats the known state"
+        if event.occupied:
+            tracked.add(event.square)
+        else:
+            tracked.discard(event.square)
+    assert tracked == rig.board.occupied == rig.backend.occupied()
