@@ -21,10 +21,12 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	bash tests/setup-browser.sh
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
 
 clean:
