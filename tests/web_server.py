@@ -115,6 +115,9 @@ def running_companion(
     loop.start()
     thread.start()
     companion = Companion(loop, board, backend, app, server, server.effective_port, journal)
+    with loop.subscribe() as states:  # the sensors have seen the set-up: the game is on
+        while (state := states.get(timeout=10)) is not None and state["phase"] == "setup":
+            pass
     try:
         yield companion
     finally:
