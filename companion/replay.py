@@ -358,7 +358,8 @@ def main_with(
     except (SenetError, JournalError) as exc:
         raise ReplayError(str(exc)) from None
     if path is None:
-        return run(sys.stdin, loop, clock, out, err)
+        # Line by line, so a driver can wait for the answer to each line it wrote.
+        return run(iter(sys.stdin.readline, ""), loop, clock, out, err)
     with path.open(encoding="utf-8", errors="replace") as lines:
         return run(lines, loop, clock, out, err)
 
