@@ -150,7 +150,7 @@ def decode(data: dict[str, Any]) -> Event:
         value = data[field.name]
         if field.name in ("faces", "squares") and value is not None:
             value = tuple(_int_list(str(kind), field.name, value))
-        elif field.name == "occupied":
+        elif field.name == "occupied" and cls is BoardSnapshot:
             value = frozenset(_int_list(str(kind), field.name, value))
         kwargs[field.name] = value
     try:
