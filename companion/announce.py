@@ -92,6 +92,9 @@ TEMPLATES: Mapping[str, str] = {
     "mistake-bot-unavailable": N_("The computer player is not available: {problem}."),
     "mistake-unknown-ruleset": N_("Unknown ruleset {name}: choose one of {known}."),
     "mistake-phone-disabled": N_("Moves are made on the board here, not on the phone."),
+    "mistake-internal": N_(
+        "The companion could not handle that ({problem}); the game is unchanged."
+    ),
     "mistake-split": N_("This ruleset splits throws, which this companion cannot play yet."),
     # -- the physical steps in a fix -------------------------------------------------------
     "fix-put-back": N_("Put the piece back on {square}."),
