@@ -21,6 +21,7 @@ def N_(text: str) -> str:
 
 
 SIDES: Mapping[str, str] = {"W": N_("Light"), "B": N_("Dark")}
+OFF_BOARD = N_("off the board")
 
 TEMPLATES: Mapping[str, str] = {
     # -- the game going on -----------------------------------------------------------------
@@ -91,6 +92,9 @@ TEMPLATES: Mapping[str, str] = {
     "mistake-bot-unavailable": N_("The computer player is not available: {problem}."),
     "mistake-unknown-ruleset": N_("Unknown ruleset {name}: choose one of {known}."),
     "mistake-phone-disabled": N_("Moves are made on the board here, not on the phone."),
+    "mistake-internal": N_(
+        "The companion could not handle that ({problem}); the game is unchanged."
+    ),
     "mistake-split": N_("This ruleset splits throws, which this companion cannot play yet."),
     # -- the physical steps in a fix -------------------------------------------------------
     "fix-put-back": N_("Put the piece back on {square}."),
@@ -164,19 +168,17 @@ def render(
     template = TEMPLATES.get(key)
     if template is None:
         return str(params.get("text", key))
+    if key.startswith("reason-"):
+        return _reason(key, params, gettext)
     values = _Params(params)
     if "side" in params:
         values["side"] = side_name(str(params["side"]), gettext)
         values["side_text"] = values["side"].lower()
     for name in ("from", "to", "square", "back", "landing"):
-        if params.get(name) == 31:
-            values[name] = gettext("off the board")
+        if params.get(name) in (31, "off"):
+            values[name] = gettext(OFF_BOARD)
     if "reason" in params:
-        squares = [str(s) for s in params.get("squares", ())]
-        reason = TEMPLATES.get("reason-" + str(params["reason"]))
-        values["reason_text"] = (
-            gettext(reason).format(*squares, *[""] * 3) if reason else str(params["reason"])
-        )
+        values["reason_text"] = _reason("reason-" + str(params["reason"]), params, gettext)
     if "fix" in params:
         values["fix_text"] = " ".join(
             render(step.get("key", ""), step.get("params", {}), gettext)
@@ -189,3 +191,15 @@ def render(
         return gettext(template).format_map(values).strip()
     except (IndexError, KeyError, ValueError):
         return str(params.get("text", template))
+
+
+def _reason(key: str, params: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """A refusal of the rules engine: its template takes the squares it is about, in order."""
+    template = TEMPLATES.get(key)
+    if template is None:
+        return key.removeprefix("reason-")
+    squares = ["off the board" if s == 31 else str(s) for s in params.get("squares", ())]
+    try:
+        return gettext(template).format(*squares, *[""] * 3)
+    except (IndexError, KeyError, ValueError):
+        return template.format(*squares, *[""] * 3)

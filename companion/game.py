@@ -718,7 +718,14 @@ class Table:
                 self.say(refused.key, **refused.params)
             return True
         if self.phase == "move" and self.throw is not None and self.bot_move is None:
-            choice = bot.choose(self.position, self.throw["value"])
+            try:
+                choice = bot.choose(self.position, self.throw["value"])
+            except Exception as exc:  # a broken bot hands its side back to a person
+                log.exception("the %s bot failed", self.bots[side])
+                self.bots[side] = None
+                self._bot_players.pop(side, None)
+                self.say("mistake-bot-unavailable", problem=str(exc) or type(exc).__name__)
+                return True
             if choice not in self.legal:
                 log.error("the %s bot chose %s, which is not legal", self.bots[side], choice)
                 choice = self.legal[0]
