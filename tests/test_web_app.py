@@ -189,7 +189,8 @@ def test_bodies_that_are_too_large_are_refused(setup: Any) -> None:
     assert response.status_code == 413
 
 
-def test_rules_pages_come_from_the_rulesets(setup: Any) -> None:
+def test_rules_pages_fall_back_to_the_rulesets(setup: Any, monkeypatch: Any, tmp_path: Any) -> None:
+    monkeypatch.setattr("companion.web.rules_doc.RULES_DOCUMENT", tmp_path / "absent.md")
     app, _, _ = setup
     client = app.test_client()
     index = client.get("/rules").get_data(as_text=True)
@@ -239,3 +240,57 @@ def test_unknown_pages_and_methods_get_clear_errors(setup: Any) -> None:
     assert client.get("/nothing-here").status_code == 404
     assert client.get("/api/throw").status_code == 405
     assert "error" in client.get("/api/throw").get_json()
+
+
+DOCUMENT = """# Senet rulesets
+
+Nobody knows exactly how Senet was played.
+
+## `playpalace` — PlayPalace (PlayPalace team, 2026)
+
+**For players.** Light (W) starts.
+
+| question | the companion does |
+|---|---|
+| Can 26 use a 5? | No. |
+
+## Scholarly reconstructions
+
+### `piccione`: Peter Piccione
+
+- **Entering.** With a 1.
+
+### `kendall`: Timothy Kendall
+
+Other text.
+"""
+
+
+def test_rules_sections_come_from_the_rules_document(tmp_path: Any) -> None:
+    from companion.rules import RULESETS
+    from companion.web.rules_doc import document_intro, ruleset_doc, section_of
+
+    path = tmp_path / "rules.md"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    doc = ruleset_doc(RULESETS["playpalace"], path)
+    assert doc.html is not None
+    assert "<strong>For players.</strong>" in doc.html and "<table>" in doc.html
+    assert "Scholarly" not in doc.html
+    piccione = section_of(DOCUMENT, "piccione")
+    assert piccione is not None and "Entering" in piccione and "Kendall" not in piccione
+    assert section_of(DOCUMENT, "isac") is None
+    assert ruleset_doc(RULESETS["isac"], path).html is None  # falls back to the docstring
+    intro = document_intro(path)
+    assert intro is not None and "Nobody knows" in intro and "For players" not in intro
+    assert document_intro(tmp_path / "missing.md") is None
+
+
+def test_rules_page_shows_the_document_section(monkeypatch: Any, tmp_path: Any) -> None:
+    path = tmp_path / "rules.md"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    monkeypatch.setattr("companion.web.rules_doc.RULES_DOCUMENT", path)
+    app, _, _ = make()
+    client = app.test_client()
+    page = client.get("/rules/playpalace").get_data(as_text=True)
+    assert "<strong>For players.</strong>" in page and "Can 26 use a 5?" in page
+    assert "Nobody knows exactly" in client.get("/rules").get_data(as_text=True)
