@@ -104,20 +104,34 @@ def test_throw_and_move_through_the_simulator(browser: Any, companion: Companion
     context.close()
 
 
+# Records what the page asks the browser to say, in place of the speech synthesiser.
+SPEECH = """
+window.__said = [];
+window.speechSynthesis.speak = function (u) { window.__said.push([u.lang, u.text]); };
+"""
+
+
 def test_phone_throws_and_taps_a_highlighted_piece(browser: Any, companion: Companion) -> None:
     from playwright.sync_api import expect
 
     context = phone(browser)
+    context.add_init_script(SPEECH)
     page = context.new_page()
     page.goto(companion.url)
+    sound = page.locator("#sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Throw the sticks").click()
     expect(page.locator("#announcements li").first).to_contain_text("Light threw")
+    said = page.evaluate("window.__said")
+    assert ["en", newest(page)] in said  # the new announcement was spoken, in English
     expect(page.locator("svg .sticks rect")).to_have_count(4)
     state = companion.loop.snapshot()
     if state["phase"] == "move":
         move = state["legal"][0]["move"]
         page.locator(f'svg .movable[data-move="{move}"]').click()
-        expect(page.locator("#announcements li").first).to_contain_text(
+        expect(page.locator("#announcements")).to_contain_text(
             re.compile(r"Light moved|Light bore|The piece")
         )
         expect(page.locator("svg .movable")).to_have_count(0)

@@ -49,6 +49,8 @@ def square_centre(square: int | str) -> tuple[float, float]:
 
 
 def _end(value: Any, text: str) -> int | str:
+    if text in ("off", "hand"):
+        return text
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and value.isdigit():

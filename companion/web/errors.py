@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 __all__ = ["NotAllowed", "TooManyAttempts", "TooManyClients", "WebConfigError", "WebError"]
 
 
@@ -21,7 +23,7 @@ class TooManyAttempts(WebError, RuntimeError):
     """Too many wrong PINs: the next attempt is accepted after ``retry_after`` seconds."""
 
     def __init__(self, retry_after: float) -> None:
-        self.retry_after = max(1, round(retry_after + 0.5))
+        self.retry_after = max(1, math.ceil(retry_after))
         super().__init__(
             f"too many wrong PINs; wait {self.retry_after} seconds before trying again"
         )
