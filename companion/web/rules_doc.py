@@ -36,8 +36,8 @@ class RulesDoc:
     throws: str
     squares: tuple[tuple[int, str], ...]
     options: tuple[tuple[str, str, tuple[str, ...], str], ...]
-    blocks: tuple[tuple[str, tuple[str, ...]], ...]  # ("p", (text,)) or ("ul", items)
-    html: Markup | None = None  # the section of the rules document, when there is one
+    html: Markup  # the ruleset's section of the rules document, else its docstring
+    from_document: bool
 
 
 def section_of(text: str, name: str) -> str | None:
@@ -96,38 +96,12 @@ def ruleset_doc(cls: Any, path: Path | None = None) -> RulesDoc:
             (key, option.default, tuple(option.choices), option.help)
             for key, option in dict(cls.options).items()
         ),
-        blocks=_blocks(inspect.getdoc(cls) or ""),
-        html=_html(section) if section else None,
+        html=_html(section if section else _docstring(cls)),
+        from_document=section is not None,
     )
 
 
-def _blocks(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Paragraphs and bullet lists of a docstring (its first line is the title, left out)."""
-    blocks: list[tuple[str, tuple[str, ...]]] = []
-    paragraph: list[str] = []
-    items: list[str] = []
-
-    def flush() -> None:
-        if paragraph:
-            blocks.append(("p", (" ".join(paragraph),)))
-            paragraph.clear()
-        if items:
-            blocks.append(("ul", tuple(items)))
-            items.clear()
-
-    for line in text.splitlines()[1:]:
-        stripped = line.strip()
-        if not stripped:
-            flush()
-        elif stripped.startswith("- "):
-            if paragraph:
-                flush()
-            items.append(stripped[2:])
-        elif items and line.startswith("  "):
-            items[-1] += " " + stripped
-        else:
-            if items:
-                flush()
-            paragraph.append(stripped)
-    flush()
-    return tuple(blocks)
+def _docstring(cls: Any) -> str:
+    """The docstring after its title line, with reStructuredText literals made Markdown."""
+    text = (inspect.getdoc(cls) or "").partition("\n")[2]
+    return text.replace("``", "`")
