@@ -223,3 +223,24 @@ def test_catalogues_compile_where_they_can_be_written(tmp_path: Path) -> None:
     from babel.support import Translations
 
     assert Translations.load(str(source), ["pt"]).gettext("Rules") == "Regras"
+
+
+@pytest.mark.parametrize("code", ["pt", "fr"])
+def test_catalogues_translate_every_text_with_the_same_placeholders(code: str) -> None:
+    from babel.messages.pofile import read_po
+
+    from companion.web.i18n import TRANSLATIONS
+
+    with open(TRANSLATIONS / "messages.pot", "rb") as handle:
+        template = read_po(handle)
+    with open(TRANSLATIONS / code / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        catalogue = read_po(handle, locale=code)
+    holes = re.compile(r"%\(\w+\)s|\{\w*\}")
+    for message in template:
+        if not message.id:
+            continue
+        translated = catalogue.get(message.id)
+        assert translated is not None and translated.string, f"{code}: {message.id!r}"
+        assert sorted(holes.findall(str(message.id))) == sorted(
+            holes.findall(str(translated.string))
+        ), f"{code}: {message.id!r} -> {translated.string!r}"
