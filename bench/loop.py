@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.journal import Journal  # noqa: E402
-from companion.replay import Replayer, make_loop, parse_line  # noqa: E402
-from companion.rules import Position  # noqa: E402
-from companion.tracker import Watch, judge, occupancy  # noqa: E402
-from tests.physical import hands, settle  # noqa: E402
+from companion.journal import Journal
+from companion.replay import Replayer, make_loop, parse_line
+from companion.rules import Position
+from companion.tracker import Watch, judge, occupancy
+from tests.physical import hands, settle
 
 
 def play(ruleset: str, seed: int, journal: Journal | None) -> tuple[int, float, list[float]]:
@@ -81,7 +81,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for ruleset in ("playpalace", "basic", "isac", "d5"):
                 for seed in range(args.games):
-                    journal = Journal(Path(tmp) / f"{ruleset}{seed}.db") if name == "journal" else None
+                    journal = (
+                        Journal(Path(tmp) / f"{ruleset}{seed}.db") if name == "journal" else None
+                    )
                     n, s, lat = play(ruleset, seed, journal)
                     events, spent = events + n, spent + s
                     latencies += lat

@@ -118,6 +118,10 @@ def test_the_documented_example_does_what_its_comments_say(
     status, states, err = replay(capsys, "--ruleset", "playpalace", str(script))
     assert status == 0, err
     assert states[-1]["last_move"] == {
-        "move": "10-12", "from": 10, "to": 12, "by": "B", "effects": ["swap"],
+        "move": "10-12",
+        "from": 10,
+        "to": 12,
+        "by": "B",
+        "effects": ["swap"],
     }
     assert states[-1]["position"] == "WBWBWBWB.W.B.................. W 0 0"
