@@ -135,6 +135,7 @@ class Table:
         self.resume_phase: str | None = None
         # the room
         self.watch = Watch(frozenset())
+        self.board_seen = False  # no sensor report yet: nothing to judge
         self.reported: frozenset[int] | None = None
         self.faults: dict[str, hw.HardwareFault] = {}
         self.last_activity = 0.0
@@ -236,9 +237,11 @@ class Table:
                 square = _square(square)
                 sensed = self.watch.sensed - {square} | ({square} if occupied else set())
                 self.watch = self.watch.see(frozenset(sensed), now)
+                self.board_seen = True
             case hw.BoardSnapshot(occupied=occupied):
                 squares = frozenset(_square(s) for s in occupied)
                 self.watch = self.watch.see(squares, now)
+                self.board_seen = True
             case hw.SquarePressed(square=square):
                 self._press(_square(square), now)
             case hw.ThrowSettled(faces=faces):
@@ -351,7 +354,11 @@ class Table:
         moves, after = self.rules.after_throw(self.position, value)
         if not moves:
             self.steps.append(Step(side, value, None, after.notation()))
-            self.say("pass-bonus" if after.side.value == side else "pass", side=side, value=value)
+            if self.position.extra("opening") == "dark":
+                self.say("pass-opening", value=value)
+            else:
+                key = "pass-bonus" if after.side.value == side else "pass"
+                self.say(key, side=side, value=value)
             self.position = after
             self.throw = None
             self._turn_begins(now)
@@ -603,6 +610,8 @@ class Table:
             self._apply(verdict.transition, now, self.throw["value"])
 
     def _track(self, now: float) -> None:
+        if not self.board_seen:
+            return
         if self.phase == "setup":
             if (
                 self._board_matches()
@@ -630,14 +639,14 @@ class Table:
             self.say(verdict.key, **verdict.params)
 
     def _track_decision(self, now: float) -> None:
-        """A decision answered on the board: the piece moved as one choice says."""
-        if self.decision is None or now - self.watch.changed_at < self.settings.tracker.settle:
+        """A choice made instead of throwing, answered on the board: the piece was moved as
+        the choice says. (When several moves fit the board, only a person can say which.)"""
+        if self.decision is None or self.throw is not None:
+            return
+        if now - self.watch.changed_at < self.settings.tracker.settle:
             return
         sensed = self.watch.sensed - self._ignored()
-        options = self.legal if self.throw else tuple(self.rules.decisions(self.position))
-        if self.throw is not None:
-            return  # several moves fit the board: only a person can say which
-        for t in options:
+        for t in self.rules.decisions(self.position):
             if occupancy(t.after) - self._ignored() == sensed and sensed != self._expected():
                 self._apply(t, now, None)
                 return
@@ -758,6 +767,12 @@ class Table:
 
     # -- the clock ----------------------------------------------------------------------------
     def _tick(self, now: float) -> None:
+        before = self.next_announcement, self.phase, self.position
+        self._timers(now)
+        if not self.records and (self.next_announcement, self.phase, self.position) != before:
+            self.records.append(act.encode(act.Tick()))  # a replay must tick here too
+
+    def _timers(self, now: float) -> None:
         settings = self.settings
         quiet = now - self.last_activity
         if self.phase == "idle-check":
@@ -776,10 +791,8 @@ class Table:
         before = self.next_announcement, self.phase, self.position
         if self.board_kind == "presence":
             self._track(now)
-        if (self.next_announcement, self.phase, self.position) == before and self._bot_turn(now):
-            return
-        if (self.next_announcement, self.phase, self.position) != before:
-            self.records.append(act.encode(act.Tick()))
+        if (self.next_announcement, self.phase, self.position) == before:
+            self._bot_turn(now)
 
     # -- saving and restoring -----------------------------------------------------------------
     def checkpoint(self) -> dict[str, Any]:
@@ -831,7 +844,8 @@ class Table:
         self.phase_since = now
         self.last_activity = now
         self.last_step_at = now
-        self.watch = self.watch.fresh(now)
+        self.watch = Watch(frozenset(), now)
+        self.board_seen = False
         self.reported = None
         self.say("resumed", side=self.position.side.value)
 

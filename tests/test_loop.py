@@ -548,3 +548,28 @@ def test_the_daily_clean_up_runs_while_nobody_plays(tmp_path) -> None:
     assert calls == [1]
     loop.tick()
     assert calls == [1]
+
+
+def test_after_a_restart_nothing_is_judged_before_the_board_is_read(tmp_path) -> None:
+    path = tmp_path / "journal.db"
+    t = Table(journal=Journal(path))
+    t.do("board start", "wait 0.5", "sticks 1 1 1 0")
+    t.loop.journal.close()  # type: ignore[union-attr]
+    again = Table(journal=Journal(path))
+    state = again.do("wait 5", "wait 5")
+    assert state["announcements"][-1]["key"] == "resumed"
+    state = again.do("board 1 2 3 4 5 6 7 8 10", "wait 3")
+    assert state["announcements"][-1]["key"] == "mistake-finish-move"
+    assert (
+        state["announcements"][-1]["text"] == "Finish the move first. Move the piece from 9 to 12."
+    )
+
+
+def test_the_isac_opening_passes_the_sticks_until_somebody_throws_a_1() -> None:
+    t = Table("isac", board="none")
+    state = t.do("throw 3")
+    assert state["announcements"][-1]["text"] == (
+        "3 is not a 1: pass the sticks on. The first 1 starts the game."
+    )
+    state = t.do("throw 1")
+    assert [m["move"] for m in state["legal"]] == ["10-11"]
