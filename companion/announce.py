@@ -89,6 +89,7 @@ TEMPLATES: Mapping[str, str] = {
     "mistake-game-over": N_("The game is over: start a new game."),
     "mistake-press": N_("The piece on {from} cannot move: {reason_text}."),
     "mistake-press-empty": N_("There is no piece of {side} on {square} to move."),
+    "mistake-bot-move": N_("The computer chose {from} to {to}. {fix_text}"),
     "mistake-bot-turn": N_("It is the computer's turn."),
     "mistake-bot-unavailable": N_("The computer player is not available: {problem}."),
     "mistake-unknown-ruleset": N_("Unknown ruleset {name}: choose one of {known}."),

@@ -636,7 +636,13 @@ class Table:
             self.reported = None
         elif isinstance(verdict, Mismatch) and self.reported != self.watch.sensed:
             self.reported = self.watch.sensed
-            self.say(verdict.key, **verdict.params)
+            if self.bot_move is not None and self.phase == "move":
+                # Another move than the computer's: say which one it chose.
+                start, end = self.bot_move.move
+                fix = verdict.params.get("fix") or self._fix()
+                self.say("mistake-bot-move", fix=fix, **{"from": start, "to": _end_name(end)})
+            else:
+                self.say(verdict.key, **verdict.params)
 
     def _track_decision(self, now: float) -> None:
         """A choice made instead of throwing, answered on the board: the piece was moved as
@@ -751,12 +757,24 @@ class Table:
             return True
         return False
 
+    def _suggest(self) -> Transition:
+        """The move to suggest: the "simple" computer player's choice if there is one."""
+        assert self.throw is not None
+        try:
+            bot = self.bot_factory("simple", self.rules, random.Random(0))
+            choice = bot.choose(self.position, self.throw["value"])
+            if choice in self.legal:
+                return choice
+        except Exception as exc:  # no bots: a plain rule of thumb will do
+            log.info("hints without a computer player: %s", exc)
+        return max(self.legal, key=_hint_rank)
+
     def _hint(self) -> None:
         if self.phase != "move" or not self.legal:
             self.hint = None
             self.say("hint-none")
             return
-        t = max(self.legal, key=_hint_rank)
+        t = self._suggest()
         self.hint = {
             "move": str(t.move),
             "from": t.move.start,

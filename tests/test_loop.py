@@ -573,3 +573,15 @@ def test_the_isac_opening_passes_the_sticks_until_somebody_throws_a_1() -> None:
     )
     state = t.do("throw 1")
     assert [m["move"] for m in state["legal"]] == ["10-11"]
+
+
+def test_another_move_than_the_computers_is_refused_with_its_choice() -> None:
+    t = Table().at("WBWBWBWBWB.................... B 0 0")
+    t.loop.table.bot_factory = lambda level, rules, rng: FirstMoveBot()
+    t.do("bot B simple", "wait 1.5", "wait 1.5")
+    chosen = t.state["announcements"][-1]["params"]
+    assert chosen["from"] == 10  # the last of the legal moves
+    t.do("lift 2", "place 20", "wait 3")
+    said = t.state["announcements"][-1]
+    assert said["key"] == "mistake-bot-move"
+    assert said["text"].startswith(f"The computer chose {chosen['from']} to {chosen['to']}.")
