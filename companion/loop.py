@@ -145,7 +145,7 @@ class GameLoop:
             self._save(None, now)
         else:
             self.table.new_game(rules, now)
-            self._begin_in_journal()
+            self._save(None, now, new_game=True)
         self._publish(force=True)
 
     # -- the thread ---------------------------------------------------------------------------
@@ -195,14 +195,17 @@ class GameLoop:
                 event = act.Tick()
             if event is _STOP:
                 return
-            if isinstance(event, _Waiter):
-                self.handle(event.command)
-                event.state = self.snapshot()
-                event.done.set()
-                continue
-            self.handle(event)
-            if self.clock() - self._last_tick >= self.tick_every:
-                self.handle(act.Tick())  # timers run even while events keep coming
+            try:
+                if isinstance(event, _Waiter):
+                    self.handle(event.command)
+                    event.state = self.snapshot()
+                    event.done.set()
+                    continue
+                self.handle(event)
+                if self.clock() - self._last_tick >= self.tick_every:
+                    self.handle(act.Tick())  # timers run even while events keep coming
+            except Exception:  # the one thread that owns the game must never die
+                log.exception("the game loop failed on %r and goes on", event)
 
     # -- one event ----------------------------------------------------------------------------
     def handle(self, event: act.Event) -> None:
@@ -226,9 +229,7 @@ class GameLoop:
         if isinstance(event, act.Tick) and not table.records and table.checkpoint() == before:
             self._publish()  # the board check may have changed; nothing to write
             return
-        if table.new_game_started:
-            self._begin_in_journal()
-        self._save(table.records, now)
+        self._save(table.records, now, new_game=table.new_game_started)
         self._publish()
 
     def tick(self) -> None:
@@ -264,11 +265,15 @@ class GameLoop:
     def _checkpoint(self) -> dict[str, Any]:
         return {**self.table.checkpoint(), "version": self._version + 1}
 
-    def _save(self, records: list[dict[str, Any]] | None, now: float) -> None:
+    def _save(
+        self, records: list[dict[str, Any]] | None, now: float, new_game: bool = False
+    ) -> None:
         if self.journal is None:
             return
         t = self.table
         try:
+            if new_game:
+                self._begin_in_journal()
             self.journal.record(
                 t.game_id, records or (), now, t.steps, self._checkpoint(), finished=t.finished
             )

@@ -548,3 +548,40 @@ def test_the_daily_clean_up_runs_while_nobody_plays(tmp_path) -> None:
     assert calls == [1]
     loop.tick()
     assert calls == [1]
+
+
+def test_after_a_restart_nothing_is_judged_before_the_board_is_read(tmp_path) -> None:
+    path = tmp_path / "journal.db"
+    t = Table(journal=Journal(path))
+    t.do("board start", "wait 0.5", "sticks 1 1 1 0")
+    t.loop.journal.close()  # type: ignore[union-attr]
+    again = Table(journal=Journal(path))
+    state = again.do("wait 5", "wait 5")
+    assert state["announcements"][-1]["key"] == "resumed"
+    state = again.do("board 1 2 3 4 5 6 7 8 10", "wait 3")
+    assert state["announcements"][-1]["key"] == "mistake-finish-move"
+    assert (
+        state["announcements"][-1]["text"] == "Finish the move first. Move the piece from 9 to 12."
+    )
+
+
+def test_the_isac_opening_passes_the_sticks_until_somebody_throws_a_1() -> None:
+    t = Table("isac", board="none")
+    state = t.do("throw 3")
+    assert state["announcements"][-1]["text"] == (
+        "3 is not a 1: pass the sticks on. The first 1 starts the game."
+    )
+    state = t.do("throw 1")
+    assert [m["move"] for m in state["legal"]] == ["10-11"]
+
+
+def test_another_move_than_the_computers_is_refused_with_its_choice() -> None:
+    t = Table().at("WBWBWBWBWB.................... B 0 0")
+    t.loop.table.bot_factory = lambda level, rules, rng: FirstMoveBot()
+    t.do("bot B simple", "wait 1.5", "wait 1.5")
+    chosen = t.state["announcements"][-1]["params"]
+    assert chosen["from"] == 10  # the last of the legal moves
+    t.do("lift 2", "place 20", "wait 3")
+    said = t.state["announcements"][-1]
+    assert said["key"] == "mistake-bot-move"
+    assert said["text"].startswith(f"The computer chose {chosen['from']} to {chosen['to']}.")

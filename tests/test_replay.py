@@ -105,3 +105,23 @@ def test_a_slide_passes_over_squares_without_counting_them() -> None:
         for step in parse_line(line, loop.table.rules):
             r.play(step)
     assert loop.snapshot()["last_move"]["move"] == "9-12"
+
+
+def test_the_documented_example_does_what_its_comments_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "replay.md").read_text()
+    example = doc.split("## Example", 1)[1].split("`tests/scripts/`", 1)[0]
+    lines = [line.strip() for line in example.splitlines() if line.startswith("    ")]
+    script = tmp_path / "example.txt"
+    script.write_text("\n".join(lines) + "\n")
+    status, states, err = replay(capsys, "--ruleset", "playpalace", str(script))
+    assert status == 0, err
+    assert states[-1]["last_move"] == {
+        "move": "10-12",
+        "from": 10,
+        "to": 12,
+        "by": "B",
+        "effects": ["swap"],
+    }
+    assert states[-1]["position"] == "WBWBWBWB.W.B.................. W 0 0"
