@@ -295,3 +295,16 @@ def test_rules_page_shows_the_document_section(monkeypatch: Any, tmp_path: Any) 
     page = client.get("/rules/playpalace").get_data(as_text=True)
     assert "<strong>For players.</strong>" in page and "Can 26 use a 5?" in page
     assert "Nobody knows exactly" in client.get("/rules").get_data(as_text=True)
+
+
+def test_a_phone_tapping_too_fast_is_slowed_down(setup: Any) -> None:
+    app, loop, clock = setup
+    client = app.test_client()
+    h = {"X-CSRF-Token": token(client)}
+    answers = [post(client, "/api/hint", {}, **h).status_code for _ in range(13)]
+    assert answers == [202] * 12 + [429]
+    refused = post(client, "/api/hint", {}, **h)
+    assert "too many actions" in refused.get_json()["error"] and refused.headers["Retry-After"]
+    clock.advance(0.5)  # two more actions earned at four a second
+    assert [post(client, "/api/hint", {}, **h).status_code for _ in range(3)] == [202, 202, 429]
+    assert len(loop.commands) == 14
