@@ -202,6 +202,9 @@ def test_texts_for_the_end_and_the_pauses() -> None:
     assert describe(bonus, str)["bonus"] == "Throws again after this move"
     faults = {**state, "hardware": {"backend": "sim", "faults": [{"code": "x", "message": "m"}]}}
     assert describe(faults, str)["faults"] == ["m"]
+    assert describe(state, str)["hand"] == ""
+    entering = {**state, "board": "W" + "." * 29, "off": {"W": 1, "B": 0}}
+    assert describe(entering, str)["hand"] == "In hand: light 3, dark 5"
 
 
 def test_announcements_fall_back_to_the_published_text() -> None:

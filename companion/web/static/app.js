@@ -70,7 +70,7 @@
     setText("turn", t.turn);
     var turn = $("turn");
     if (turn) { turn.className = "turn side-" + t.side; }
-    setText("throw", t.throw); setText("bonus", t.bonus); setText("off", t.off);
+    setText("throw", t.throw); setText("bonus", t.bonus); setText("off", t.off); setText("hand", t.hand);
     setText("check", t.board_check);
     var faults = $("faults");
     if (faults) {
