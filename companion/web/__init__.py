@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
 from werkzeug.exceptions import HTTPException
@@ -125,7 +125,7 @@ def create_app(
 
 
 def _register_errors(app: Flask) -> None:
-    def reply(status: int, message: str, headers: dict[str, str] | None = None) -> Any:
+    def reply(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
         if request.path.startswith(("/api/", "/simulator/")) or request.is_json:
             response = jsonify({"error": message})
         else:
