@@ -198,3 +198,43 @@ def test_spectators_and_administration(browser: Any, tmp_path: Path) -> None:
         page.goto(companion.url + "rules/isac")
         shoot(page, "rules")
         context.close()
+
+
+def play_to_the_end(loop: Any) -> None:
+    """Throw and play the first legal move until the game is over (board kind "none")."""
+    from companion.actions import Decide, PlayMove
+
+    with loop.subscribe() as states:
+        state = loop.snapshot()
+        for _ in range(3000):
+            if state["phase"] == "over":
+                return
+            if state["phase"] == "move":
+                loop.submit(PlayMove(state["legal"][0]["move"]))
+            elif state["phase"] == "decide":
+                loop.submit(Decide(state["decision"]["choices"][0]["id"]))
+            else:
+                loop.submit(Throw())
+            version = state["version"]
+            while state["version"] == version:
+                got = states.get(timeout=5)
+                assert got is not None, "the loop stopped publishing"
+                state = got
+    raise AssertionError("the game did not end")
+
+
+def test_the_result_is_shown(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    with running_companion(tmp_path, board_kind="none") as companion:
+        context = phone(browser)
+        page = context.new_page()
+        page.goto(companion.url)
+        expect(page.locator("#game")).to_have_attribute("data-connected", "true")
+        play_to_the_end(companion.loop)
+        winner = "Light" if companion.loop.snapshot()["outcome"]["winner"] == "W" else "Dark"
+        expect(page.locator("#turn")).to_have_text(f"{winner} wins: all pieces borne off")
+        expect(page.locator("#throw-button")).to_be_hidden()
+        expect(page.locator("#announcements li").first).to_contain_text(f"{winner} wins")
+        shoot(page, "game-over")
+        context.close()

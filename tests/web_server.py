@@ -102,6 +102,7 @@ def running_companion(
     threads: int = 16,
     ruleset: str = "playpalace",
     seed: int = 3,
+    board_kind: str = "presence",
 ) -> Iterator[Companion]:
     """The whole companion on the simulated board, its pieces set up, serving on loopback."""
     board = SimulatedBoard()
@@ -114,6 +115,7 @@ def running_companion(
         journal=journal,
         phone_input=config.get("phone_input", True),
         rng=random.Random(seed),
+        board_kind=board_kind,
     )
     start = loop.snapshot()["ruleset"]["name"]
     from companion.rules import get_ruleset

@@ -69,7 +69,7 @@
     $("board").innerHTML = data.svg;
     setText("turn", t.turn);
     var turn = $("turn");
-    if (turn) { turn.className = "turn side-" + t.side; }
+    if (turn) { turn.className = "turn side-" + t.side + (t.over ? " over" : ""); }
     setText("throw", t.throw); setText("bonus", t.bonus); setText("off", t.off); setText("hand", t.hand);
     setText("check", t.board_check);
     var faults = $("faults");
