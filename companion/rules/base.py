@@ -111,7 +111,7 @@ class Ruleset:
 
     throw_model: ClassVar[ThrowModel] = FOUR_STICKS
     first_side: ClassVar[Player] = Player.W
-    pieces: ClassVar[int] = 5
+    pieces: int = 5  # per player; an option of the ruleset may change it for one game
     start_board: ClassVar[str] = "WB" * 5 + EMPTY * 20
     start_extras: ClassVar[tuple[tuple[str, str], ...]] = ()
     extra_keys: ClassVar[Mapping[str, str]] = {}  # documented extra fields: key -> meaning
