@@ -321,3 +321,15 @@ def test_random_playouts_keep_the_invariants_and_end(name: str, seed: int) -> No
         pytest.fail(f"{name} seed {seed} did not end in 20000 plies: {position!r}")
     outcome = rules.outcome(position)
     assert outcome is not None
+
+
+def test_refusals_say_why_in_words() -> None:
+    water = P("B.B.B....W.W.W.....W......W..B W 0 1")
+    assert "dealt with first" in kendall5.why_not(water, 3, Move(10, 13))
+    assert "throw of 4" in kendall5.why_not(water, 3, Move(27, 30))
+    entered = P(at({1: "W", 11: "W"}, "W 0 0 entered=1"))
+    assert "just entered" in piccione.why_not(entered, 2, Move(11, 13))
+    waiting = P("WBWBWBWBW.B" + "." * 19 + " W 0 0")
+    assert "piece in front" in jequier.why_not(waiting, 2, Move(1, 3))
+    marked = P("WB" * 10 + "." * 10 + " W 0 0")
+    assert "marked square (15)" in bell.why_not(marked, 3, Move(1, 4))

@@ -168,6 +168,14 @@ class Jequier(Ruleset):
     def _restriction(self, position: Position, t: Transition) -> Refusal | None:
         return Refusal("opening", (_FRONT, _FRONT + 1))
 
+    def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
+        reasons = super().refusals(position, throw)
+        for square in reasons:
+            waiting = self._waiting(position, square)
+            if waiting is not None and position.extra("opening") is None:
+                reasons[square] = waiting
+        return reasons
+
     def explain(self, refusal: Refusal, position: Position) -> str:
         template = _TEMPLATES.get(refusal.code)
         if template is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -68,7 +69,7 @@ class Kendall(Ruleset):
     source = "Ludii portal, Senet rulesets Kendall; Kendall 1979, rules book (seed 004)"
     author = "Timothy Kendall"
     year = "1979"
-    summary = "A scholar's rules: swaps, pairs protect, stop on 26, the water traps until a 4."
+    summary = "Seven pieces each: swaps, pairs protect, stop on 26, the water holds until a 4."
     reference = "Ludii Senet.lud, Ruleset/Kendall (Scholarly) and its option rulesets"
     first_side = Player.B
     pieces = 7
@@ -258,6 +259,12 @@ class Kendall(Ruleset):
             return Refusal("rescued-first", (_REBIRTH,))
         return Refusal("water-first", (_WATER,))
 
+    def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
+        reasons = super().refusals(position, throw)
+        if _WATER in reasons and position.at(_WATER) is position.side:
+            reasons[_WATER] = Refusal("exit-only", (_WATER,))  # it never moves backward
+        return reasons
+
     def explain(self, refusal: Refusal, position: Position) -> str:
         template = _TEMPLATES.get(refusal.code)
         if template is None:
@@ -284,17 +291,21 @@ def _alias(name: str, title: str, summary: str, **chosen: str) -> type[Kendall]:
 
 
 def _aliases() -> tuple[type[Kendall], ...]:
-    words = {"pieces": "Five Pieces", "starting_throw": "Starting Throw", "trap": "Trap"}
-    words["home_row"] = "Home Row"
-    order = ("pieces", "starting_throw", "trap", "home_row")
+    """Ludii's fifteen named combinations of the four options, in the portal's order."""
+    labels = {
+        "pieces": ("Five Pieces", "five pieces each"),
+        "starting_throw": ("Starting Throw", "a 1 to begin"),
+        "trap": ("Trap", "overshooting 26 falls into the water"),
+        "home_row": ("Home Row", "no bearing off from the home row"),
+    }
     found = []
-    for mask in range(1, 16):
-        keys = [key for i, key in enumerate(order) if mask & (1 << i)]
-        chosen = {key: ("five" if key == "pieces" else _ON) for key in keys}
-        label = "All Options" if len(keys) == 4 else " ".join(words[k] for k in keys)
-        name = "kendall-" + label.lower().replace(" ", "-")
-        summary = "Kendall's rules with " + ", ".join(words[k].lower() for k in keys) + "."
-        found.append(_alias(name, f"Kendall {label}", summary, **chosen))
+    for size in range(1, 5):
+        for keys in itertools.combinations(labels, size):
+            chosen = {key: ("five" if key == "pieces" else _ON) for key in keys}
+            label = "All Options" if size == 4 else " ".join(labels[k][0] for k in keys)
+            name = "kendall-" + label.lower().replace(" ", "-")
+            summary = "Kendall's rules: " + "; ".join(labels[k][1] for k in keys) + "."
+            found.append(_alias(name, f"Kendall {label}", summary, **chosen))
     return tuple(found)
 
 
