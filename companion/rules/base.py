@@ -203,6 +203,10 @@ class Ruleset:
         """True if the side to move throws next (False while it plays the rest of a throw)."""
         return self.outcome(position) is None
 
+    def pending_throw(self, position: Position) -> int | None:
+        """The throw still being played when `needs_throw` is False (hook; split throws)."""
+        return None
+
     # -- moves ----------------------------------------------------------------------------
     def transitions(self, position: Position, throw: int) -> list[Transition]:
         """Every legal move for ``throw`` with the position it leads to."""
@@ -257,26 +261,21 @@ class Ruleset:
     # -- teaching -------------------------------------------------------------------------
     def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
         """For each of the mover's pieces that cannot move with ``throw``: why not."""
-        legal = {t.move.start for t in self.transitions(position, throw)}
+        legal = self.transitions(position, throw)
+        starts = {t.move.start for t in legal}
         p = position.side.value
         o = "B" if p == "W" else "W"
+        any_forward = any(not t.flags & Effect.BACKWARD for t in legal)
         reasons: dict[int, Refusal] = {}
         for square in position.squares_of(position.side):
-            if square in legal:
+            if square in starts:
                 continue
-            r = self._forward(position, square, throw, p, o)
-            if type(r) is Transition:
-                r = self._restriction(position, r) or Refusal("locked", (square,))
-            elif (
-                self.backward
-                and type(r) is Refusal
-                and any(
-                    self._forward(position, s, throw, p, o).__class__ is Transition
-                    for s in position.squares_of(position.side)
-                )
-            ):
-                r = Refusal("forward-first")
-            assert type(r) is Refusal
+            r = self._restriction(position, throw, square)
+            if r is None:
+                found = self._forward(position, square, throw, p, o)
+                if self.backward and not any_forward and type(found) is Refusal:
+                    found = self._backward(position, square, throw, p, o)
+                r = found if type(found) is Refusal else Refusal("locked", (square,))
             reasons[square] = r
         return reasons
 
@@ -286,9 +285,13 @@ class Ruleset:
             return self.explain(Refusal("game-over"), position)
         if move.start != HAND and position.at(move.start) is not position.side:
             return self.explain(Refusal("no-piece", (move.start,)), position)
-        for t in self.transitions(position, throw):
+        legal = self.transitions(position, throw)
+        for t in legal:
             if t.move.start == move.start:
                 return self.explain(Refusal("elsewhere", (move.start, t.move.end)), position)
+        forward = any(not t.flags & Effect.BACKWARD for t in legal)
+        if self.backward and forward and move.end < move.start:
+            return self.explain(Refusal("forward-first"), position)
         refusal = self.refusals(position, throw).get(move.start)
         return self.explain(refusal or Refusal("locked", (move.start,)), position)
 
@@ -307,8 +310,8 @@ class Ruleset:
         """Filter the moves found (hook: turn obligations such as an opening move)."""
         return found
 
-    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
-        """Why `_restrict` removed ``t`` (hook, for teaching)."""
+    def _restriction(self, position: Position, throw: int, square: int) -> Refusal | None:
+        """Why a turn obligation keeps the piece on ``square`` from moving (hook, teaching)."""
         return None
 
     def _forward_target(self, position: Position, square: int, throw: int) -> int | Refusal:
@@ -437,6 +440,8 @@ class Ruleset:
         flags: int,
     ) -> Transition:
         side = position.side
+        if throw not in self.bonus_throws:
+            flags &= ~Effect.BONUS_LOST
         if off_w >= self.pieces or off_b >= self.pieces:
             flags |= Effect.WIN
         elif throw in self.bonus_throws and not flags & Effect.BONUS_LOST:
