@@ -35,6 +35,19 @@ class Effect(enum.IntFlag):
     CONTINUE = enum.auto()  # the same player goes on with the rest of a split throw
 
 
+# Plain ints for the hot path: IntFlag arithmetic goes through Python-level enum code.
+_SWAP = int(Effect.SWAP)
+_WATER = int(Effect.WATER)
+_BEAR_OFF = int(Effect.BEAR_OFF)
+_BONUS = int(Effect.BONUS)
+_BONUS_LOST = int(Effect.BONUS_LOST)
+_BACKWARD = int(Effect.BACKWARD)
+_WIN = int(Effect.WIN)
+_OTHER = {Player.W: Player.B, Player.B: Player.W}
+_MOVES = [[Move(start, end) for end in range(OFF + 1)] for start in range(OFF + 1)]
+_new = tuple.__new__
+
+
 class EndReason(enum.Enum):
     ALL_BORNE_OFF = "all pieces borne off"
     SCORE = "most pieces borne off"
@@ -144,6 +157,17 @@ class Ruleset:
                 raise NotationError(key, f"must be one of {', '.join(option.choices)}")
             settings[key] = value
         self.settings: Mapping[str, str] = settings
+        # Where each square's piece goes for each throw depends only on the square and the throw
+        # unless a ruleset overrides `_forward_target`; then it is asked every time.
+        self._targets: dict[int, list[int | Refusal]] | None = None
+        if type(self)._forward_target is Ruleset._forward_target:
+            self._targets = {
+                throw: [
+                    Refusal("locked"),
+                    *(self._forward_target(None, sq, throw) for sq in range(1, OFF)),
+                ]
+                for throw in self.throw_model.values
+            }
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != self.options[k].default}
@@ -314,7 +338,9 @@ class Ruleset:
         """Why a turn obligation keeps the piece on ``square`` from moving (hook, teaching)."""
         return None
 
-    def _forward_target(self, position: Position, square: int, throw: int) -> int | Refusal:
+    def _forward_target(self, position: Position | None, square: int, throw: int) -> int | Refusal:
+        """Where a forward move of ``throw`` from ``square`` goes, before looking at the pieces
+        (hook; ``position`` is None when the answer is tabulated for every position)."""
         exits = self.exits.get(square)
         if exits is not None:
             return OFF if throw in exits else Refusal("exit-only", (square,))
@@ -360,7 +386,11 @@ class Ruleset:
     def _forward(
         self, position: Position, square: int, throw: int, p: str, o: str
     ) -> Transition | Refusal:
-        target = self._forward_target(position, square, throw)
+        targets = self._targets
+        if targets is None:
+            target = self._forward_target(position, square, throw)
+        else:
+            target = targets[throw][square]
         if type(target) is Refusal:
             return target
         assert isinstance(target, int)
@@ -394,7 +424,7 @@ class Ruleset:
         cells[start - 1] = EMPTY
         off_w, off_b = position.off_w, position.off_b
         if target == OFF:
-            flags |= Effect.BEAR_OFF
+            flags |= _BEAR_OFF
             if mover == "W":
                 off_w += 1
             else:
@@ -402,11 +432,11 @@ class Ruleset:
         else:
             victim = cells[target - 1]
             if victim != EMPTY:
-                flags |= Effect.SWAP
+                flags |= _SWAP
                 cells[self._displaced_to(cells, start, target) - 1] = victim
             cells[target - 1] = mover
             flags = self._special(cells, start, target, flags)
-        return self._finish(position, Move(start, target), cells, off_w, off_b, throw, flags)
+        return self._finish(position, _MOVES[start][target], cells, off_w, off_b, throw, flags)
 
     def _displaced_to(self, cells: list[str], start: int, target: int) -> int:
         """Where a captured piece goes (hook; usually the capturer's start square)."""
@@ -419,7 +449,7 @@ class Ruleset:
             mover = cells[target - 1]
             cells[target - 1] = EMPTY
             cells[self._first_free(cells, range(15, 0, -1), start) - 1] = mover
-            flags |= Effect.WATER
+            flags |= _WATER
         return flags
 
     def _first_free(self, cells: list[str], squares: Iterable[int], start: int) -> int:
@@ -441,17 +471,18 @@ class Ruleset:
     ) -> Transition:
         side = position.side
         if throw not in self.bonus_throws:
-            flags &= ~Effect.BONUS_LOST
+            flags &= ~_BONUS_LOST
         if off_w >= self.pieces or off_b >= self.pieces:
-            flags |= Effect.WIN
-        elif throw in self.bonus_throws and not flags & Effect.BONUS_LOST:
-            flags |= Effect.BONUS
+            flags |= _WIN
+        elif throw in self.bonus_throws and not flags & _BONUS_LOST:
+            flags |= _BONUS
         else:
-            side = side.other
-        after = Position(
-            "".join(cells), side, off_w, off_b, self._extras_after(position, move, flags)
+            side = _OTHER[side]
+        board = "".join(cells)
+        after = _new(
+            Position, (board, side, off_w, off_b, self._extras_after(position, move, flags))
         )
-        return Transition(move, after, flags)
+        return _new(Transition, (move, after, flags))
 
     def _extras_after(
         self, position: Position, move: Move, flags: int
