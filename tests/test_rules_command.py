@@ -31,9 +31,9 @@ def test_list_names_every_ruleset_with_its_source(capsys: pytest.CaptureFixture[
 
 
 def test_start(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "start", "--ruleset", "isac", "--json")
+    _status, out, _ = run(capsys, "start", "--ruleset", "isac", "--json")
     assert json.loads(out) == {"ruleset": "isac", "position": START[:-5] + "B 0 0 opening=dark"}
-    status, out, _ = run(capsys, "start", "--ruleset", "playpalace")
+    _, out, _ = run(capsys, "start", "--ruleset", "playpalace")
     assert out.splitlines()[0] == START
     assert " 1W   2B " in out
 
@@ -54,7 +54,7 @@ def test_moves_human_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_moves_with_no_legal_move_shows_the_pass(capsys: pytest.CaptureFixture[str]) -> None:
     position = "WWWWWBBBBB.................... W 0 0"
-    status, out, _ = run(
+    _, out, _ = run(
         capsys, "moves", "--ruleset", "d5", "--position", position, "--throw", "5", "--json"
     )
     assert json.loads(out) == {
@@ -66,7 +66,7 @@ def test_moves_with_no_legal_move_shows_the_pass(capsys: pytest.CaptureFixture[s
 
 
 def test_play_reports_the_result(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
+    _, out, _ = run(
         capsys,
         "play",
         "--ruleset",
@@ -132,7 +132,7 @@ def test_play_decision_without_throw(capsys: pytest.CaptureFixture[str]) -> None
 def test_usage_errors_exit_2_with_a_message(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    status, out, err = run(capsys, *args)
+    status, _, err = run(capsys, *args)
     assert status == 2
     assert message in err
     assert "Traceback" not in err
