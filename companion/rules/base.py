@@ -8,8 +8,8 @@ arguments: a throw is an input, never a roll.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
-from typing import ClassVar, NamedTuple
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar, NamedTuple
 
 from companion.rules.errors import IllegalMove, NotationError
 from companion.rules.position import EMPTY, HAND, OFF, SQUARES, Move, Player, Position
@@ -46,6 +46,7 @@ _WIN = int(Effect.WIN)
 _OTHER = {Player.W: Player.B, Player.B: Player.W}
 _MOVES = [[Move(start, end) for end in range(OFF + 1)] for start in range(OFF + 1)]
 _new = tuple.__new__
+_object_new = object.__new__
 
 
 class EndReason(enum.Enum):
@@ -60,16 +61,81 @@ class Outcome(NamedTuple):
     reason: EndReason
 
 
-class Transition(NamedTuple):
-    """One legal move together with the position it leads to and what it did."""
+class Transition:
+    """One legal move together with the position it leads to and what it did.
+
+    Move generation decides legality without carrying out every move; the resulting position
+    (and the effects that depend on it) are worked out the first time they are asked for, since
+    a game goes on with only one of the moves listed.
+    """
+
+    __slots__ = ("_after", "_flags", "_pending", "move")
 
     move: Move
-    after: Position
-    flags: int = 0
+    _after: Position | None
+    _flags: int
+    _pending: tuple[Ruleset, Position, int, int, int, int] | None
+
+    def __init__(self, move: Move, after: Position, flags: int = 0) -> None:
+        self.move = move
+        self._after = after
+        self._flags = int(flags)
+        self._pending = None
+
+    @classmethod
+    def deferred(
+        cls, rules: Ruleset, position: Position, start: int, target: int, throw: int, flags: int
+    ) -> Transition:
+        """A legal move whose result `Ruleset._land` computes when first needed."""
+        t = _object_new(cls)
+        t.move = _MOVES[start][target]
+        t._pending = (rules, position, start, target, throw, flags)
+        return t
+
+    def _resolve(self) -> Position:
+        assert self._pending is not None
+        rules, position, start, target, throw, flags = self._pending
+        done = rules._land(position, start, target, throw, flags)
+        self._after, self._flags, self._pending = done.after, done.flags, None
+        return done.after
+
+    @property
+    def after(self) -> Position:
+        if self._pending is not None:
+            return self._resolve()
+        assert self._after is not None
+        return self._after
+
+    @property
+    def flags(self) -> int:
+        if self._pending is not None:
+            self._resolve()
+        return self._flags
 
     @property
     def effects(self) -> Effect:
         return Effect(self.flags)
+
+    def __iter__(self) -> Iterator[object]:
+        return iter((self.move, self.after, self.flags))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transition):
+            return NotImplemented
+        return (self.move, self.after, self.flags) == (other.move, other.after, other.flags)
+
+    def __hash__(self) -> int:
+        return hash((self.move, self.after, self.flags))
+
+    def __repr__(self) -> str:
+        return f"Transition({self.move!r}, {self.after!r}, {self.effects!r})"
+
+    def _replace(self, **changes: Any) -> Transition:
+        return Transition(
+            changes.get("move", self.move),
+            changes.get("after", self.after),
+            changes.get("flags", self.flags),
+        )
 
 
 class Refusal(NamedTuple):
@@ -289,7 +355,7 @@ class Ruleset:
         starts = {t.move.start for t in legal}
         p = position.side.value
         o = "B" if p == "W" else "W"
-        any_forward = any(not t.flags & Effect.BACKWARD for t in legal)
+        any_forward = any(t.move.end > t.move.start for t in legal)
         reasons: dict[int, Refusal] = {}
         for square in position.squares_of(position.side):
             if square in starts:
@@ -313,7 +379,7 @@ class Ruleset:
         for t in legal:
             if t.move.start == move.start:
                 return self.explain(Refusal("elsewhere", (move.start, t.move.end)), position)
-        forward = any(not t.flags & Effect.BACKWARD for t in legal)
+        forward = any(t.move.end > t.move.start for t in legal)
         if self.backward and forward and move.end < move.start:
             return self.explain(Refusal("forward-first"), position)
         refusal = self.refusals(position, throw).get(move.start)
@@ -397,7 +463,7 @@ class Ruleset:
         refusal = self._check_path(position.board, square, target, p, o)
         if refusal is not None:
             return refusal
-        return self._land(position, square, target, throw, 0)
+        return Transition.deferred(self, position, square, target, throw, 0)
 
     def _backward(
         self, position: Position, square: int, throw: int, p: str, o: str
@@ -410,10 +476,8 @@ class Ruleset:
         refusal = self._check_path(position.board, square, target, p, o)
         if refusal is not None:
             return refusal
-        flags = (
-            Effect.BACKWARD if self.backward_keeps_bonus else Effect.BACKWARD | Effect.BONUS_LOST
-        )
-        return self._land(position, square, target, throw, flags)
+        flags = _BACKWARD if self.backward_keeps_bonus else _BACKWARD | _BONUS_LOST
+        return Transition.deferred(self, position, square, target, throw, flags)
 
     def _land(
         self, position: Position, start: int, target: int, throw: int, flags: int
@@ -482,7 +546,9 @@ class Ruleset:
         after = _new(
             Position, (board, side, off_w, off_b, self._extras_after(position, move, flags))
         )
-        return _new(Transition, (move, after, flags))
+        t = _object_new(Transition)
+        t.move, t._after, t._flags, t._pending = move, after, flags, None
+        return t
 
     def _extras_after(
         self, position: Position, move: Move, flags: int
