@@ -11,30 +11,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from conftest import shared_dir
+
 from companion.rules import Position
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def shared_dir() -> Path:
-    """The shared data folder: ``$SENET_SHARED``, else ``../shared`` beside the repository."""
-    configured = os.environ.get("SENET_SHARED")
-    candidates = [Path(configured)] if configured else []
-    candidates += [REPO.parent / "shared", REPO / "shared"]
-    for path in candidates:
-        if (path / "vectors").is_dir():
-            return path
-    tried = ", ".join(str(p) for p in candidates)
-    raise FileNotFoundError(
-        f"the shared test data (a folder with vectors/) was not found; tried {tried}. "
-        "Set SENET_SHARED to the folder that holds vectors/ and seeds/."
-    )
 
 
 def records(name: str) -> Iterator[dict[str, Any]]:

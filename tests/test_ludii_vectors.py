@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import ludii
 import pytest
+from ludii import Case
 
 from companion.rules import Effect, Ruleset, Transition, get_ruleset
-from tests import ludii
-from tests.ludii import Case
 
 Answer = dict[str, str]
 

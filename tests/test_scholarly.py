@@ -181,6 +181,9 @@ def test_kendall_squares_26_to_30_and_the_water() -> None:
     back = P(at({15: "W", 29: "B", 1: "B", 2: "B"}, "W 4 2 rescued=W"))
     assert [str(t.move) for t in kendall5.transitions(back, 2)] == ["15-17"]
     assert kendall5.transitions(back, 2)[0].after.extras == ()
+    taken = P(at({27: "W", 15: "W", 14: "B", 1: "B"}, "W 3 3"))
+    (elsewhere,) = kendall5.decisions(taken)
+    assert str(elsewhere.move) == "27-13" and elsewhere.after.extras == ()
 
 
 def test_kendall_options() -> None:

@@ -145,11 +145,15 @@ class Bell(Ruleset):
         return t
 
     # -- teaching -------------------------------------------------------------------------
-    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
+    def _restriction(self, position: Position, throw: int, square: int) -> Refusal | None:
         if position.extra("rolloff") is not None:
             return Refusal("rolloff")
-        marked = sorted(s for s in _MARKED if position.at(s) is position.side)
-        return Refusal("marked-first", (marked[0],) if marked else ())
+        if square in _MARKED:
+            return None
+        moving = sorted(
+            t.move.start for t in self.transitions(position, throw) if t.move.start in _MARKED
+        )
+        return Refusal("marked-first", (moving[0],)) if moving else None
 
     def explain(self, refusal: Refusal, position: Position) -> str:
         template = _TEMPLATES.get(refusal.code)

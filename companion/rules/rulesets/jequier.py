@@ -136,7 +136,8 @@ class Jequier(Ruleset):
             return Refusal("open-only", (target,))
         return super()._backward(position, square, throw, p, o)
 
-    def _forward_target(self, position: Position, square: int, throw: int) -> int | Refusal:
+    def _forward_target(self, position: Position | None, square: int, throw: int) -> int | Refusal:
+        assert position is not None  # overridden: never tabulated
         if square + throw <= SQUARES:
             return square + throw
         if position.side.value in position.board[: _LAST_ROW - 1]:
@@ -165,16 +166,10 @@ class Jequier(Ruleset):
         return flags | Effect.WATER
 
     # -- teaching -------------------------------------------------------------------------
-    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
-        return Refusal("opening", (_FRONT, _FRONT + 1))
-
-    def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
-        reasons = super().refusals(position, throw)
-        for square in reasons:
-            waiting = self._waiting(position, square)
-            if waiting is not None and position.extra("opening") is None:
-                reasons[square] = waiting
-        return reasons
+    def _restriction(self, position: Position, throw: int, square: int) -> Refusal | None:
+        if position.extra("opening") is not None:
+            return Refusal("opening", (_FRONT, _FRONT + 1))
+        return self._waiting(position, square)
 
     def explain(self, refusal: Refusal, position: Position) -> str:
         template = _TEMPLATES.get(refusal.code)

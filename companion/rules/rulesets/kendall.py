@@ -51,10 +51,13 @@ class Kendall(Ruleset):
       opponent's piece is sent to square 27 instead": only while 27 is empty ("Pieces in squares
       28-30 are safe as long as a piece is in square 27"); nothing can land on a taken 27.
     - The water (27): the piece stays there and no other piece of its side moves. Before
-      throwing, its owner may bring it back to 15 if 15 is empty (decision ``27-15``), which
-      ends the turn ("lose one turn"); the next time that side moves, the piece on 15 must move
-      first (``rescued=W`` or ``rescued=B``). Otherwise they throw: a 4 bears it off, anything
-      else ends the turn (with no extra throw, as Ludii plays it).
+      throwing, its owner may bring it back to 15 (decision ``27-15``), which ends the turn
+      ("lose one turn"); the next time that side moves, the piece on 15 must move first
+      (``rescued=W`` or ``rescued=B``). Ludii offers this only while 15 is empty; when it is
+      taken the piece goes to the first free square before 15, with no obligation, so that a
+      piece in the water can never block its side for good (with the home row option it
+      could). Otherwise they throw: a 4 bears it off, anything else ends the turn (with no
+      extra throw, as Ludii plays it).
     - Option ``starting_throw`` ("Each player must throw a 1 to begin play"): the side that did
       not make the opening move (``waiting=W``) may move only once it has thrown a 1.
     - Option ``trap`` ("A roll greater than that required to land exactly on square 26 causes
@@ -148,20 +151,15 @@ class Kendall(Ruleset):
             self.outcome(position) is not None
             or position.extra("opening") is not None
             or position.at(_WATER) is not side
-            or position.board[_REBIRTH - 1] != EMPTY
         ):
             return []
         cells = list(position.board)
         cells[_WATER - 1] = EMPTY
-        cells[_REBIRTH - 1] = side.value
-        after = Position(
-            "".join(cells),
-            side.other,
-            position.off_w,
-            position.off_b,
-            position.with_extra("rescued", side.value).extras,
-        )
-        return [Transition(Move(_WATER, _REBIRTH), after, Effect.DECISION | Effect.WATER)]
+        home = self._first_free(cells, range(_REBIRTH, 0, -1), _WATER)
+        cells[home - 1] = side.value
+        extras = position.with_extra("rescued", side.value if home == _REBIRTH else None).extras
+        after = Position("".join(cells), side.other, position.off_w, position.off_b, extras)
+        return [Transition(Move(_WATER, home), after, Effect.DECISION | Effect.WATER)]
 
     def pass_turn(self, position: Position, throw: int) -> Position:
         if position.extra("opening") is not None:
@@ -214,7 +212,8 @@ class Kendall(Ruleset):
         )
         return Transition(Move(front, front + 1), after, Effect.BONUS)
 
-    def _forward_target(self, position: Position, square: int, throw: int) -> int | Refusal:
+    def _forward_target(self, position: Position | None, square: int, throw: int) -> int | Refusal:
+        assert position is not None  # overridden: never tabulated
         if square < _BEAUTY < square + throw:
             if not self.trap:
                 return Refusal("stop-26", (_BEAUTY,))
@@ -249,15 +248,18 @@ class Kendall(Ruleset):
         return position.extras
 
     # -- teaching -------------------------------------------------------------------------
-    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
+    def _restriction(self, position: Position, throw: int, square: int) -> Refusal | None:
+        side = position.side
         if position.extra("opening") is not None:
             front = 2 * self.pieces
             return Refusal("opening", (front, front + 1))
-        if position.extra("waiting") == position.side.value:
+        if position.extra("waiting") == side.value and throw != 1:
             return Refusal("waiting")
-        if self._rescued(position):
+        if self._rescued(position) and square != _REBIRTH:
             return Refusal("rescued-first", (_REBIRTH,))
-        return Refusal("water-first", (_WATER,))
+        if position.at(_WATER) is side and not self._rescued(position) and square != _WATER:
+            return Refusal("water-first", (_WATER,))
+        return None
 
     def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
         reasons = super().refusals(position, throw)

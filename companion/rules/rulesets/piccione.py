@@ -128,6 +128,10 @@ class Piccione(Ruleset):
     def needs_throw(self, position: Position) -> bool:
         return self.outcome(position) is None and position.extra("rest") is None
 
+    def pending_throw(self, position: Position) -> int | None:
+        rest = position.extra("rest")
+        return None if rest is None or self.outcome(position) is not None else int(rest)
+
     # -- moves ----------------------------------------------------------------------------
     def transitions(self, position: Position, throw: int) -> list[Transition]:
         if self.outcome(position) is not None:
