@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from fractions import Fraction
 
 import pytest
 
+from companion.commands.rules import batch
 from companion.rules import (
     HAND,
     RULESETS,
@@ -336,3 +339,20 @@ def test_refusals_say_why_in_words() -> None:
     assert "piece in front" in jequier.why_not(waiting, 2, Move(1, 3))
     marked = P("WB" * 10 + "." * 10 + " W 0 0")
     assert "marked square (15)" in bell.why_not(marked, 3, Move(1, 4))
+
+
+def test_a_split_throw_is_played_step_by_step_through_the_batch_interface() -> None:
+    first = "." * 13 + "W" + "." * 16 + " W 0 0"
+    lines = [json.dumps({"position": first, "throw": 3})]
+    out = io.StringIO()
+    assert batch(piccione, lines, out) == 0
+    (answer,) = [json.loads(line) for line in out.getvalue().splitlines()]
+    rest = next(m["position"] for m in answer["moves"] if m["move"] == "14-15")
+    assert rest.endswith(" W 0 0 extra=1 rest=2")
+    assert piccione.pending_throw(P(rest)) == 2 and not piccione.needs_throw(P(rest))
+    out = io.StringIO()
+    wrong = json.dumps({"position": rest, "throw": 3})
+    assert batch(piccione, [json.dumps({"position": rest, "throw": 2}), wrong], out) == 1
+    second, error = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert {m["move"] for m in second["moves"]} == {"15-16", "15-17"}
+    assert "remaining 2 steps" in error["error"]
