@@ -70,6 +70,7 @@ class BridgeSession:
         self.device: DeviceInfo | None = None
         self._expected: int | None = None
         self._awaiting_snapshot = True
+        self._awaiting_since = clock()
         self._occupied: frozenset[int] = frozenset()
         self._faces: tuple[int, ...] = ()
         self._active_faults: set[str] = set()
@@ -89,14 +90,15 @@ class BridgeSession:
         self._framer.reset()
         self.device = None
         self._expected = None
-        self._awaiting_snapshot = True
+        self._awaiting_snapshot = False
+        self._await_snapshot()
         self._last_heard = self._clock()
         self._poked_at = None
         self._send(wire.HELLO, (("v", str(PROTOCOL_VERSION)),))
 
     def request_snapshot(self) -> None:
         """Ask the board for its whole state; the answer becomes a BoardSnapshot event."""
-        self._awaiting_snapshot = True
+        self._await_snapshot()
         self._send(wire.SYNC)
 
     def outgoing(self) -> bytes:
@@ -117,14 +119,24 @@ class BridgeSession:
         return events
 
     def poll(self) -> None:
-        """Check for silence: ask for a snapshot once, then BridgeTimeout if still nothing."""
+        """Check for silence: ask for a snapshot once, then BridgeTimeout if still nothing.
+
+        A board that talks but never completes the handshake or never sends the snapshot it
+        was asked for is given up on the same way.
+        """
         now = self._clock()
+        if self._awaiting_snapshot and now - self._awaiting_since >= 2 * self._silence:
+            what = "its snapshot" if self.device else "a HELLO and a snapshot"
+            raise BridgeTimeout(
+                f"the board did not send {what} within {2 * self._silence:.1f} s: "
+                "check that it runs this companion's firmware"
+            )
         if now - self._last_heard < self._silence:
             return
         if self._poked_at is None:
             self._poked_at = now
             if self.device is None:
-                self.begin()
+                self._send(wire.HELLO, (("v", str(PROTOCOL_VERSION)),))
             else:
                 self.request_snapshot()
         elif now - self._poked_at >= self._silence:
@@ -162,6 +174,11 @@ class BridgeSession:
         self._outgoing.extend(encode(make_frame(self._out_seq, kind, fields)))
         self._out_seq = next_seq(self._out_seq)
 
+    def _await_snapshot(self) -> None:
+        if not self._awaiting_snapshot:
+            self._awaiting_snapshot = True
+            self._awaiting_since = self._clock()
+
     def _report_drops(self, events: list[HardwareEvent]) -> None:
         total = self._framer.dropped_total()
         if total == self._dropped_seen:
@@ -184,7 +201,9 @@ class BridgeSession:
             return  # chatter from before the handshake; the snapshot after HELLO covers it
         if frame.seq != self._expected:
             self.gaps += 1
-            if not self._awaiting_snapshot:
+            if frame.kind == wire.SNAP:
+                self._await_snapshot()  # this very frame brings the whole truth
+            elif not self._awaiting_snapshot:
                 self.request_snapshot()
         self._expected = next_seq(frame.seq)
         try:
@@ -202,7 +221,7 @@ class BridgeSession:
             raise ProtocolVersionError(str(info.version), PROTOCOL_VERSION)
         self.device = info
         self._expected = next_seq(frame.seq)
-        self._awaiting_snapshot = True  # the board follows its HELLO with a SNAP
+        self._await_snapshot()  # the board follows its HELLO with a SNAP
 
     def _dispatch(self, frame: Frame, device: DeviceInfo, events: list[HardwareEvent]) -> None:
         now = self._clock()
