@@ -35,6 +35,7 @@ from hardware.events import (
 __all__ = ["FAULT_MESSAGES", "BridgeSession"]
 
 Clock = Callable[[], float]
+SOFT_RESET = b"\x04\n"
 
 FAULT_MESSAGES = {
     "phantom-squares": "the matrix shows squares that cannot all be occupied: check the diodes",
@@ -136,6 +137,9 @@ class BridgeSession:
         if self._poked_at is None:
             self._poked_at = now
             if self.device is None:
+                # Ctrl-D restarts a MicroPython board left at its prompt (its firmware drops
+                # the line as binary); then ask again.
+                self._outgoing.extend(SOFT_RESET)
                 self._send(wire.HELLO, (("v", str(PROTOCOL_VERSION)),))
             else:
                 self.request_snapshot()

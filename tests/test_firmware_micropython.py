@@ -23,6 +23,7 @@ FILES = [
     FIRMWARE / "wire.py",
     FIRMWARE / "scanner.py",
     FIRMWARE / "device.py",
+    FIRMWARE / "pico.py",
     ROOT / "hardware" / "sensing.py",
     FIRMWARE / "simpins.py",
     FIRMWARE / "firmware_tests.py",

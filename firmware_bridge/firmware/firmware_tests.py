@@ -6,10 +6,11 @@ Run them on a board too: ``mpremote run firmware_tests.py`` after copying the mo
 """
 
 try:
-    from firmware_bridge.firmware import device, framing, scanner, simpins, wire
+    from firmware_bridge.firmware import device, framing, pico, scanner, simpins, wire
 except ImportError:  # side by side on MicroPython
     import device  # type: ignore[no-redef, import-not-found]
     import framing  # type: ignore[no-redef, import-not-found]
+    import pico  # type: ignore[no-redef, import-not-found]
     import scanner  # type: ignore[no-redef, import-not-found]
     import simpins  # type: ignore[no-redef, import-not-found]
     import wire  # type: ignore[no-redef, import-not-found]
@@ -280,6 +281,79 @@ def test_device_with_push_buttons_reports_presses_and_the_throw_button() -> None
     bench.button_level = 1
     assert bench.run(30) == []
     assert bench.firmware.occupied() == []
+
+
+# -- pico ------------------------------------------------------------------------------------
+
+
+class _Pin:
+    """Enough of ``machine.Pin`` to wire the firmware: remembers how each pin was set up."""
+
+    OUT = 1
+    IN = 0
+    PULL_UP = 2
+    PULL_DOWN = 3
+
+    def __init__(self, number: int, mode: int, pull: "int | None" = None) -> None:
+        self.number = number
+        self.mode = mode
+        self.pull = pull
+        self.level = 1 if pull == _Pin.PULL_UP else 0
+
+    def value(self, level: "int | None" = None) -> int:
+        if level is not None:
+            self.level = level
+        return self.level
+
+
+class _Config:
+    ROW_PINS = (2, 3, 4)
+    COL_PINS = (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+    ACTIVE_LEVEL = 1
+    DIODES = True
+    INPUT = "presence"
+    SQUARE_MAP = None
+    STICK_PINS = (15, 16, 17, 18)
+    STICK_LIGHT_LEVEL = 1
+    ROLL_BUTTON_PIN = 19
+    SCAN_MS = 5
+    DEBOUNCE_SAMPLES = 3
+    SETTLE_MS = 400
+    SNAPSHOT_MS = 2000
+
+
+def test_pico_wiring_follows_the_config() -> None:
+    written: list[bytes] = []
+    firmware = pico.build(_Pin, _Config, written.append)
+    rows = firmware.scanner.row_pins
+    cols = firmware.scanner.col_pins
+    assert [pin.number for pin in rows] == [2, 3, 4] and rows[0].mode == _Pin.OUT
+    assert cols[0].pull == _Pin.PULL_DOWN and len(cols) == 10
+    assert firmware.square_map[10] == 20
+    assert firmware.button is not None and firmware.button.number == 19
+
+
+def test_pico_loop_counts_time_across_the_tick_wrap() -> None:
+    period = 1 << 30  # MicroPython's ticks_ms wraps here on the Pico
+    ticks = [period - 7]
+    written: list[bytes] = []
+    requests = [framing.encode(framing.Frame(0, "SYNC"))]
+
+    def ticks_ms() -> int:
+        ticks[0] = (ticks[0] + 5) % period
+        return ticks[0]
+
+    def ticks_diff(new: int, old: int) -> int:
+        return ((new - old + period // 2) % period) - period // 2
+
+    def read_ready() -> bytes:
+        return requests.pop() if requests else b""
+
+    firmware = pico.build(_Pin, _Config, written.append)
+    reached = pico.serve(firmware, read_ready, ticks_ms, ticks_diff, lambda ms: None, 5, 10)
+    assert reached == 50
+    kinds = [framing.decode_line(line[:-1]).kind for line in written]
+    assert kinds == ["HELLO", "SNAP"]
 
 
 def run_all() -> int:
