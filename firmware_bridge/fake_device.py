@@ -35,7 +35,7 @@ class FakeDevice:
 
     ``squares()`` gives the squares whose switches are closed right now (a piece on them or
     a finger on the button) and ``faces()`` one 0/1 per stick; both are read on every scan, from
-    the device's thread. Times are the real monotonic clock, in the firmware's milliseconds.
+    the device's thread. ``clock`` (seconds) gives the firmware its milliseconds.
     """
 
     def __init__(
@@ -45,22 +45,33 @@ class FakeDevice:
         *,
         rows: int = 3,
         cols: int = 10,
+        square_map: list[int] | None = None,
         sticks: int = 4,
         diodes: bool = True,
         input_kind: str = "presence",
+        debounce: int = 3,
         settle_ms: int = 400,
+        max_motion_ms: int = 5000,
+        min_changes: int = 2,
         snapshot_ms: int = 2000,
         roll_button: Callable[[], bool] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._squares = squares
         self._faces = faces
         self._rows, self._cols, self._sticks = rows, cols, sticks
         self._diodes = diodes
         self._input_kind = input_kind
+        self._debounce = debounce
         self._settle_ms = settle_ms
+        self._max_motion_ms = max_motion_ms
+        self._min_changes = min_changes
         self._snapshot_ms = snapshot_ms
         self._roll_button = roll_button
-        self._square_map = scanner.default_square_map(rows, cols)
+        self._clock = clock
+        self._square_map = square_map or scanner.default_square_map(rows, cols)
+        if len(self._square_map) != rows * cols:
+            raise ValueError(f"square_map has {len(self._square_map)} entries for {rows}x{cols}")
         self._keys = simpins.squares_to_keys(self._square_map, cols)
         self._dir = tempfile.mkdtemp(prefix="senet-fake-board-")
         self.port = os.path.join(self._dir, "ttySENET")
@@ -121,6 +132,7 @@ class FakeDevice:
 
     def plug(self) -> None:
         """Put the cable (back) in: a fresh pty at the same path and a freshly booted firmware."""
+        os.makedirs(self._dir, exist_ok=True)
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
@@ -185,7 +197,10 @@ class FakeDevice:
             input_kind=self._input_kind,
             diodes=self._diodes,
             button=button,
+            debounce=self._debounce,
             settle_ms=self._settle_ms,
+            max_motion_ms=self._max_motion_ms,
+            min_changes=self._min_changes,
             snapshot_ms=self._snapshot_ms,
         )
 
@@ -232,7 +247,7 @@ class FakeDevice:
                     continue
                 if readable:
                     self._take_input(master)
-                self._firmware.step(int(time.monotonic() * 1000))
+                self._firmware.step(int(self._clock() * 1000))
 
     def _take_input(self, master: int) -> None:
         try:

@@ -21,6 +21,7 @@ from firmware_bridge.errors import BoardNotFound, BridgeTimeout, ProtocolVersion
 from firmware_bridge.session import FAULT_MESSAGES, BridgeSession
 from hardware.backend import EventQueue
 from hardware.events import HardwareEvent, HardwareFault
+from hardware.simulation import SimulatedBoard
 
 __all__ = ["SerialBackend"]
 
@@ -38,6 +39,7 @@ class SerialBackend:
     """
 
     name = "serial"
+    board: SimulatedBoard | None = None  # the simulated board behind a fake device, if any
 
     def __init__(
         self,

@@ -36,6 +36,8 @@ __all__ = ["FAULT_MESSAGES", "BridgeSession"]
 
 Clock = Callable[[], float]
 SOFT_RESET = b"\x04\n"
+# Faults that report a single happening rather than a state; no snapshot ever clears them.
+ONE_SHOT_FAULTS = frozenset({"throw-without-motion"})
 
 FAULT_MESSAGES = {
     "phantom-squares": "the matrix shows squares that cannot all be occupied: check the diodes",
@@ -278,7 +280,7 @@ class BridgeSession:
             raise ValueError("FAULT without code")
         squares = wire.list_to_squares(frame.get("sq", "-") or "-", device.squares)
         on = _flag(frame, "on")
-        if on:
+        if on and code not in ONE_SHOT_FAULTS:
             self._active_faults.add(code)
         else:
             self._active_faults.discard(code)

@@ -28,7 +28,9 @@ class Firmware:
     Call :meth:`receive` with bytes from the companion and :meth:`step` once per scan cycle
     (every few milliseconds). The board introduces itself (HELLO, then SNAP) once its debouncer
     has settled, again whenever the companion says HELLO, and sends a snapshot every
-    ``snapshot_ms`` and on SYNC. ``square_map[k]`` is the square of matrix key ``k``.
+    ``snapshot_ms`` and on SYNC. ``square_map[k]`` is the square of matrix key ``k`` (0 where
+    no switch is fitted). ``settle_ms``, ``max_motion_ms`` and ``min_changes`` tune the throw
+    detector as in ``sensing.ThrowDetector``; ``debounce`` is the samples a switch must agree on.
     """
 
     def __init__(
@@ -43,6 +45,8 @@ class Firmware:
         debounce: int = 3,
         settle_ms: int = sensing.DEFAULT_SETTLE_MS,
         snapshot_ms: int = SNAPSHOT_MS,
+        max_motion_ms: int = sensing.DEFAULT_MAX_MOTION_MS,
+        min_changes: int = sensing.DEFAULT_MIN_CHANGES,
     ) -> None:
         if input_kind not in (wire.INPUT_PRESENCE, wire.INPUT_BUTTONS):
             raise ValueError("input_kind must be 'presence' or 'buttons', not %r" % (input_kind,))
@@ -58,7 +62,7 @@ class Firmware:
         self.diodes = diodes
         self.snapshot_ms = snapshot_ms
         self.keys = sensing.KeyDebouncer(size, debounce)
-        self.throws = sensing.ThrowDetector(len(sticks.pins), settle_ms)
+        self.throws = sensing.ThrowDetector(len(sticks.pins), settle_ms, max_motion_ms, min_changes)
         self.button_keys = sensing.KeyDebouncer(1, debounce) if button is not None else None
         self.phantoms = sensing.PhantomWatch()
         self.framer = framing.Framer()
@@ -116,7 +120,8 @@ class Firmware:
 
     def occupied(self) -> list[int]:
         """The squares whose switches are debounced closed, ascending."""
-        return sorted(self.square_map[key] for key in self.keys.closed_keys())
+        squares = [self.square_map[key] for key in self.keys.closed_keys()]
+        return sorted(square for square in squares if square)
 
     # -- input --------------------------------------------------------------------------------
 
@@ -159,6 +164,8 @@ class Firmware:
         if not self.announced:
             return
         for key, state in changes:
+            if not self.square_map[key]:
+                continue  # a matrix position without a square: nothing to report
             square = str(self.square_map[key])
             if self.input_kind == wire.INPUT_BUTTONS:
                 if state:
@@ -168,7 +175,8 @@ class Firmware:
 
     def _phantom_report(self, verdict: "tuple[Any, ...]", cols: int) -> None:
         if verdict[0] == sensing.FAULT:
-            squares = tuple(sorted(self.square_map[r * cols + c] for r, c in verdict[1]))
+            keys = [self.square_map[r * cols + c] for r, c in verdict[1]]
+            squares = tuple(sorted(square for square in keys if square))
             self._phantom_squares = squares
             on = "1"
         else:

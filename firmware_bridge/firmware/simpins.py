@@ -92,7 +92,8 @@ def squares_to_keys(square_map: "list[int]", cols: int) -> "dict[int, tuple[int,
     """Where each square's switch sits in the matrix: ``{square: (row, column)}``."""
     keys = {}
     for key in range(len(square_map)):
-        keys[square_map[key]] = (key // cols, key % cols)
+        if square_map[key]:
+            keys[square_map[key]] = (key // cols, key % cols)
     return keys
 
 
