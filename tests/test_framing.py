@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import binascii
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -163,3 +165,23 @@ def test_refusals_say_why(line: bytes, reason: str) -> None:
         decode_line(line)
     assert caught.value.reason == reason
     assert isinstance(caught.value, ValueError)
+
+
+def test_every_frame_shown_in_the_protocol_document_is_valid() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    lines = re.findall(r"(?:board → companion|companion → board)\s+(\S.*)$", text, re.MULTILINE)
+    lines += re.findall(r"^\s+(\d+ [A-Z]+.*\*[0-9A-F]{4})$", text, re.MULTILINE)
+    assert len(lines) >= 9
+    for line in lines:
+        frame = decode_line(line.encode())
+        assert encode(frame) == line.encode() + b"\n"
+
+
+def test_the_crc_table_of_the_protocol_document() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    row = re.search(r"^\| CRC after it \|(.*)\|$", text, re.MULTILINE)
+    assert row is not None
+    shown = [cell.strip() for cell in row.group(1).split("|")]
+    body = b"7 SQ n=12 on=1"
+    # With no final XOR, the register after each byte is the CRC of the text so far.
+    assert shown == [f"{crc16(body[: i + 1]):04X}" for i in range(len(body))]
