@@ -18,7 +18,7 @@ import serial
 
 from firmware_bridge.config import SerialConfig, find_board_port
 from firmware_bridge.errors import BoardNotFound, BridgeTimeout, ProtocolVersionError
-from firmware_bridge.session import FAULT_MESSAGES, BridgeSession
+from firmware_bridge.session import FAULT_MESSAGES, ONE_SHOT_FAULTS, BridgeSession
 from hardware.backend import EventQueue
 from hardware.events import HardwareEvent, HardwareFault
 from hardware.simulation import SimulatedBoard
@@ -65,6 +65,7 @@ class SerialBackend:
         self._last_error = ""
         self._lost_reported = False
         self._version_reported = False
+        self._faults: dict[str, HardwareFault] = {}
 
     # -- Backend ------------------------------------------------------------------------------
 
@@ -88,10 +89,27 @@ class SerialBackend:
         return self._session.occupied()
 
     def status(self) -> dict[str, Any]:
+        """The self-test's view (the keys every backend reports) plus the link's health."""
         with self._lock:
             device = self._session.device
+            snap = self._session.last_snapshot
+            faces = list(self._session.faces())
+            thread = self._thread
             return {
                 "backend": self.name,
+                "running": thread is not None and thread.is_alive(),
+                "squares": device.input if device else None,
+                "closed": sorted(self._session.occupied()),
+                "sticks": faces,
+                "resting": faces or None,
+                "moving": bool(snap and snap.moving),
+                "throw_button": bool(snap and snap.button),
+                "scans": snap.cycles if snap and snap.cycles is not None else 0,
+                "scan_hz": float(snap.scan_hz) if snap and snap.scan_hz is not None else 0.0,
+                "faults": [
+                    {"code": f.code, "message": f.message, "squares": list(f.squares)}
+                    for f in self._faults.values()
+                ],
                 "port": self._port_name or self.config.port,
                 "connected": self._ready.is_set(),
                 "device": device.as_status() if device else None,
@@ -109,6 +127,12 @@ class SerialBackend:
 
     def _put(self, event: HardwareEvent) -> None:
         assert self._events is not None
+        if isinstance(event, HardwareFault):
+            with self._lock:
+                if event.cleared:
+                    self._faults.pop(event.code, None)
+                elif event.code not in ONE_SHOT_FAULTS:
+                    self._faults[event.code] = event
         self._events.put(event)
 
     def _run(self) -> None:
@@ -171,14 +195,15 @@ class SerialBackend:
             self._connects += 1
             self._last_error = ""
         self._ready.set()
-        if self._lost_reported or self._version_reported:
-            self._lost_reported = False
-            self._version_reported = False
-            self._put(
-                HardwareFault(
-                    "link-lost", "the board is connected again", cleared=True, at=self._clock()
-                )
-            )
+        for code, reported in (
+            ("link-lost", self._lost_reported),
+            ("protocol-version", self._version_reported),
+        ):
+            if reported:
+                message = "the board is connected again"
+                self._put(HardwareFault(code, message, cleared=True, at=self._clock()))
+        self._lost_reported = False
+        self._version_reported = False
 
     def _link_down(self, reason: str) -> None:
         with self._lock:

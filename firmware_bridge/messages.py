@@ -43,6 +43,9 @@ class Snapshot:
     faces: tuple[int, ...]
     moving: bool
     faults: tuple[str, ...]
+    button: bool = False
+    scan_hz: int | None = None
+    cycles: int | None = None
 
 
 def _int_field(frame: Frame, key: str, default: int, low: int, high: int) -> int:
@@ -98,4 +101,16 @@ def parse_snapshot(frame: Frame, device: DeviceInfo) -> Snapshot:
         faces=faces,
         moving=frame.get("moving", "0") == "1",
         faults=faults,
+        button=frame.get("btn", "0") == "1",
+        scan_hz=_optional_count(frame, "hz"),
+        cycles=_optional_count(frame, "cycles"),
     )
+
+
+def _optional_count(frame: Frame, key: str) -> int | None:
+    text = frame.get(key)
+    if text is None:
+        return None
+    if not text.isdigit():
+        raise ValueError(f"{frame.kind} field {key}={text} is not a whole number")
+    return int(text)

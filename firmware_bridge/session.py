@@ -21,7 +21,7 @@ from firmware_bridge.firmware.framing import (
     make_frame,
     next_seq,
 )
-from firmware_bridge.messages import DeviceInfo, parse_hello, parse_snapshot
+from firmware_bridge.messages import DeviceInfo, Snapshot, parse_hello, parse_snapshot
 from hardware.events import (
     BoardSnapshot,
     HardwareEvent,
@@ -37,7 +37,7 @@ __all__ = ["FAULT_MESSAGES", "BridgeSession"]
 Clock = Callable[[], float]
 SOFT_RESET = b"\x04\n"
 # Faults that report a single happening rather than a state; no snapshot ever clears them.
-ONE_SHOT_FAULTS = frozenset({"throw-without-motion"})
+ONE_SHOT_FAULTS = frozenset({"throw-without-motion", "link-corrupt"})
 
 FAULT_MESSAGES = {
     "phantom-squares": "the matrix shows squares that cannot all be occupied: check the diodes",
@@ -76,6 +76,7 @@ class BridgeSession:
         self._awaiting_since = clock()
         self._occupied: frozenset[int] = frozenset()
         self._faces: tuple[int, ...] = ()
+        self.last_snapshot: Snapshot | None = None
         self._active_faults: set[str] = set()
         self._last_heard = clock()
         self._poked_at: float | None = None
@@ -160,6 +161,10 @@ class BridgeSession:
 
     def occupied(self) -> frozenset[int]:
         return self._occupied
+
+    def faces(self) -> tuple[int, ...]:
+        """The sticks' faces at rest, from the last throw or snapshot."""
+        return self._faces
 
     def counters(self) -> dict[str, object]:
         dropped = {reason: n for reason, n in self._framer.dropped.items() if n}
@@ -264,6 +269,7 @@ class BridgeSession:
             events.append(BoardSnapshot(snap.occupied, at=now))
         self._awaiting_snapshot = False
         self._faces = snap.faces
+        self.last_snapshot = snap
         current = set(snap.faults)
         for code in sorted(current - self._active_faults):
             events.append(HardwareFault(code, FAULT_MESSAGES.get(code, code), at=now))

@@ -53,6 +53,8 @@ def micropython_results() -> dict[str, str]:
         timeout=300,
         check=False,
     )
+    if "IMPLEMENTATION micropython" not in run.stdout.splitlines():
+        pytest.fail(f"the firmware tests did not run under MicroPython:\n{run.stdout}{run.stderr}")
     results: dict[str, str] = {}
     for line in run.stdout.splitlines():
         verdict, _, rest = line.partition(" ")

@@ -98,9 +98,17 @@ def test_handshake_snapshot_and_events(
     world.roll = True
     next_event(events, ThrowRequested)
     status = backend.status()
-    assert status["connected"] is True
+    assert status["connected"] is True and status["running"] is True
     assert status["device"]["protocol"] == 1
     assert status["dropped"] == 0
+    assert status["closed"] == [3, 12] and status["squares"] == "presence"
+
+
+def test_status_carries_the_boards_scan_rate(backend: SerialBackend, events: EventQueue) -> None:
+    next_event(events, BoardSnapshot)
+    status = backend.status()  # the snapshot's figures are in before its event is out
+    assert status["scan_hz"] > 0 and status["scans"] >= 3
+    assert status["sticks"] == [0, 0, 0, 0] and status["moving"] is False
 
 
 def test_pulled_cable_reconnects_and_resynchronises(
@@ -110,11 +118,13 @@ def test_pulled_cable_reconnects_and_resynchronises(
     device.unplug()
     lost = next_event(events, HardwareFault, code="link-lost", cleared=False)
     assert "cable" in lost.message  # type: ignore[union-attr]
+    assert [fault["code"] for fault in backend.status()["faults"]] == ["link-lost"]
     world.squares = {5, 7}  # moved while the cable was out: only a snapshot can tell
     device.plug()
     assert next_event(events, BoardSnapshot).occupied == frozenset({5, 7})  # type: ignore[union-attr]
     next_event(events, HardwareFault, code="link-lost", cleared=True)
     assert backend.occupied() == frozenset({5, 7})
+    assert backend.status()["faults"] == []
     world.squares.add(9)
     next_event(events, SquareChanged, square=9, occupied=True)
     status = backend.status()

@@ -71,6 +71,10 @@ class Firmware:
         self._hello_wanted = True
         self._snapshot_wanted = False
         self._last_snapshot_ms = 0
+        self.cycles = 0
+        self._rate_cycles = 0
+        self._rate_from_ms = -1
+        self._button_state = 0
         self._closed_keys: set[tuple[int, int]] = set()
         self._phantom_squares: tuple[int, ...] = ()
 
@@ -106,6 +110,9 @@ class Firmware:
             faults.append(sensing.PHANTOM_SQUARES)
         if self.throws.fault:
             faults.append(self.throws.fault)
+        elapsed = now_ms - self._rate_from_ms
+        cycles = self.cycles - self._rate_cycles
+        rate = cycles * 1000 // elapsed if elapsed > 0 else 0
         self.send(
             wire.SNAP,
             (
@@ -113,8 +120,13 @@ class Firmware:
                 ("sticks", wire.faces_to_text(faces)),
                 ("moving", "1" if self.throws.moving else "0"),
                 ("faults", ",".join(faults) or "-"),
+                ("btn", str(self._button_state)),
+                ("hz", str(rate)),
+                ("cycles", str(self.cycles)),
             ),
         )
+        self._rate_cycles = self.cycles
+        self._rate_from_ms = now_ms
         self._last_snapshot_ms = now_ms
         self._snapshot_wanted = False
 
@@ -136,6 +148,9 @@ class Firmware:
 
     def step(self, now_ms: int) -> None:
         """One scan cycle: read everything, report what changed, answer what was asked."""
+        if self._rate_from_ms < 0:
+            self._rate_from_ms = now_ms
+        self.cycles += 1
         self._scan_squares(now_ms)
         self._scan_sticks(now_ms)
         self._scan_button(now_ms)
@@ -208,5 +223,6 @@ class Firmware:
         level = self.button.value()
         pressed = 1 if level == 0 else 0  # wired to ground with the pull-up on
         for _key, state in self.button_keys.update(now_ms, [pressed]):
+            self._button_state = state
             if state and self.announced:
                 self.send(wire.ROLL)

@@ -253,6 +253,8 @@ def test_device_sends_periodic_snapshots_in_sequence() -> None:
     frames = bench.run(4100)
     assert _kinds(frames) == ["HELLO", "SNAP", "SNAP", "SNAP"]
     assert [frame.seq for frame in frames] == [0, 1, 2, 3]
+    assert frames[2].get("hz") == "200"  # one cycle every 5 ms
+    assert frames[3].get("cycles") == "803" and frames[3].get("btn") == "0"
 
 
 def test_device_without_diodes_reports_phantom_squares() -> None:

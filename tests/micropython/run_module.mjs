@@ -29,6 +29,7 @@ try {
     [
       "import sys",
       "sys.path.insert(0, '/board')",
+      "print('IMPLEMENTATION ' + sys.implementation.name)",
       `import ${moduleName}`,
       `_failures = ${moduleName}.run_all()`,
       "print('FAILURES %d' % _failures)",
