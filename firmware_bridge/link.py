@@ -28,6 +28,7 @@ __all__ = ["SerialBackend"]
 Clock = Callable[[], float]
 PortOpener = Callable[..., Any]
 READ_TIMEOUT = 0.05
+WRITE_TIMEOUT = 1.0
 
 
 class SerialBackend:
@@ -75,6 +76,9 @@ class SerialBackend:
             raise RuntimeError("this serial backend is already started; stop it first")
         self._events = events
         self._stopping.clear()
+        with self._lock:
+            self._faults.clear()
+        self._lost_reported = self._version_reported = False
         self._thread = threading.Thread(target=self._run, name="serial-bridge", daemon=True)
         self._thread.start()
 
@@ -166,7 +170,15 @@ class SerialBackend:
             url = self._find_port(self.config.vid, self.config.pid)
         with self._lock:
             self._port_name = url
-        return self._opener(url, baudrate=self.config.baud, timeout=READ_TIMEOUT)
+        # Exclusive: a second program on the same port (another companion, a terminal) would
+        # steal half the lines. A write that stalls for a second means the link is gone.
+        return self._opener(
+            url,
+            baudrate=self.config.baud,
+            timeout=READ_TIMEOUT,
+            write_timeout=WRITE_TIMEOUT,
+            exclusive=True,
+        )
 
     def _converse(self, port: Any) -> bool:
         """Talk to the board until told to stop (True) or the link fails (raises)."""

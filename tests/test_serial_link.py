@@ -277,6 +277,21 @@ def test_ports_are_opened_by_url(events: EventQueue) -> None:
         link.stop()
 
 
+def test_a_port_in_use_is_not_shared(
+    backend: SerialBackend, device: FakeDevice, events: EventQueue
+) -> None:
+    next_event(events, BoardSnapshot)
+    others: EventQueue = queue.Queue()
+    intruder = SerialBackend(fast_config(device.port))
+    intruder.start(others)
+    try:
+        fault = next_event(others, HardwareFault, code="link-lost")
+        assert "lock" in fault.message  # type: ignore[union-attr]
+    finally:
+        intruder.stop()
+    assert backend.status()["connected"] is True
+
+
 def test_stop_is_prompt_and_idempotent(device: FakeDevice, events: EventQueue) -> None:
     link = SerialBackend(fast_config(device.port))
     link.start(events)
