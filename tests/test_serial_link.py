@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import queue
+import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -290,6 +292,43 @@ def test_a_port_in_use_is_not_shared(
     finally:
         intruder.stop()
     assert backend.status()["connected"] is True
+
+
+def _relay(server: socket.socket, port: str, stop: threading.Event) -> None:
+    """A network serial server on loopback: one client, bytes both ways, until told to stop."""
+    connection, _ = server.accept()
+    connection.settimeout(0.02)
+    with connection, serial.Serial(port, timeout=0.02) as tty:
+        while not stop.is_set():
+            data = tty.read(4096)
+            if data:
+                connection.sendall(data)
+            try:
+                incoming = connection.recv(4096)
+            except TimeoutError:
+                continue
+            if not incoming:
+                return
+            tty.write(incoming)
+
+
+def test_a_board_behind_a_network_serial_server(
+    device: FakeDevice, events: EventQueue, world: World
+) -> None:
+    stop = threading.Event()
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        relay = threading.Thread(target=_relay, args=(server, device.port, stop), daemon=True)
+        relay.start()
+        link = SerialBackend(fast_config(f"socket://127.0.0.1:{server.getsockname()[1]}"))
+        link.start(events)
+        try:
+            assert next_event(events, BoardSnapshot).occupied == {1, 3}  # type: ignore[union-attr]
+            world.squares.add(30)
+            next_event(events, SquareChanged, square=30, occupied=True)
+        finally:
+            link.stop()
+            stop.set()
+            relay.join(timeout=WAIT)
 
 
 def test_stop_is_prompt_and_idempotent(device: FakeDevice, events: EventQueue) -> None:
