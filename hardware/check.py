@@ -86,7 +86,9 @@ def render_report(
     faces = status["sticks"]
     for i, stick in enumerate(config.sticks):
         face = faces[i] if i < len(faces) else None
-        shown = {1: "light face up", 0: "dark face up"}.get(face, "NO SENSIBLE READING")
+        shown = (
+            "light face up" if face == 1 else "dark face up" if face == 0 else "NO SENSIBLE READING"
+        )
         where = f"pin {stick.pin}" if stick.pin is not None else f"MCP3008 channel {stick.channel}"
         raw = ""
         if i < len(readings) and readings[i] is not None:

@@ -401,6 +401,10 @@ def _parse_sticks(check: _Checker, value: object) -> tuple[StickConfig, ...]:
     sticks = []
     for i, table in enumerate(value):
         path: PathKey = ("hardware", "stick", i)
+        if not isinstance(table, dict):
+            raise check.fail(
+                ("hardware", "stick"), "each stick is a [[hardware.stick]] table of its own"
+            )
         check.table(
             table, path, ("kind", "pin", "channel", "light_level", "threshold", "hysteresis")
         )

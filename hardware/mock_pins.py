@@ -14,22 +14,28 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from gpiozero import Device, InputDevice, OutputDevice
+from gpiozero.pins import SPI
 from gpiozero.pins.mock import (
     MockFactory,
     MockPin,
     MockSPIClockPin,
     MockSPIDevice,
+    MockSPIInterfaceShared,
     MockSPISelectPin,
 )
+from gpiozero.pins.spi import SPISoftwareBus
 
 from hardware.config import HardwareConfig
 from hardware.simulation import SimulatedBoard
 
-__all__ = ["SimulatedMcp3008", "simulated_pin_factory"]
+__all__ = ["SimulatedMcp3008", "SimulatedPinFactory", "simulated_pin_factory"]
 
 
-class _QuietPin(MockPin):
+class _QuietPin(MockPin):  # type: ignore[misc]
     """A mock pin that keeps no history: a scan toggles rows hundreds of times a second."""
+
+    _state: Any
 
     def _change_state(self, value: Any) -> bool:
         if self._state != value:
@@ -188,9 +194,74 @@ class SimulatedMcp3008(MockSPIDevice):  # type: ignore[misc]
         self._answered = True
 
 
-def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> MockFactory:
+class _FactoryBus(SPISoftwareBus):  # type: ignore[misc]
+    """gpiozero's bit-banged SPI bus, bound to its own pin factory.
+
+    gpiozero 2.0's bus does not hand its pin factory on to ``Device``, which then looks for a
+    default pin library (there is none off a Raspberry Pi) and shares one bus between every
+    factory. This one uses the factory it is given and is shared only within it.
+    """
+
+    def __init__(self, clock_pin: Any, mosi_pin: Any, miso_pin: Any, *, pin_factory: Any) -> None:
+        self.lock = None
+        self.clock = self.mosi = self.miso = None
+        Device.__init__(self, pin_factory=pin_factory)
+        self.lock = threading.RLock()
+        try:
+            self.clock = OutputDevice(clock_pin, active_high=True, pin_factory=pin_factory)
+            self.mosi = OutputDevice(mosi_pin, pin_factory=pin_factory)
+            self.miso = InputDevice(miso_pin, pin_factory=pin_factory)
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def _shared_key(
+        cls, clock_pin: Any, mosi_pin: Any, miso_pin: Any, *, pin_factory: Any = None
+    ) -> tuple[Any, ...]:
+        return (id(pin_factory), clock_pin, mosi_pin, miso_pin)
+
+
+class _FactorySpi(MockSPIInterfaceShared):  # type: ignore[misc]
+    """A software SPI interface on :class:`_FactoryBus`."""
+
+    def __init__(
+        self, clock_pin: Any, mosi_pin: Any, miso_pin: Any, select_pin: Any, *, pin_factory: Any
+    ) -> None:
+        self._bus = None
+        self._select = None
+        SPI.__init__(self, pin_factory=pin_factory)
+        try:
+            self._clock_phase = False
+            self._lsb_first = False
+            self._bits_per_word = 8
+            self._bus = _FactoryBus(clock_pin, mosi_pin, miso_pin, pin_factory=pin_factory)
+            self._select = OutputDevice(select_pin, active_high=False, pin_factory=pin_factory)
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def _shared_key(
+        cls, clock_pin: Any, mosi_pin: Any, miso_pin: Any, select_pin: Any, pin_factory: Any
+    ) -> tuple[Any, ...]:
+        return (id(pin_factory), clock_pin, select_pin)
+
+
+class SimulatedPinFactory(MockFactory):  # type: ignore[misc]
+    """A MockFactory whose SPI devices talk to the simulated MCP3008 on its own pins."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.adc: SimulatedMcp3008 | None = None
+
+    def _get_spi_class(self, shared: bool, hardware: bool) -> type:
+        return _FactorySpi
+
+
+def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> SimulatedPinFactory:
     """A MockFactory whose pins are wired to ``board`` as ``config`` describes."""
-    factory = MockFactory()
+    factory = SimulatedPinFactory()
     rows = [factory.pin(f"GPIO{gpio}", pin_class=RowPin) for gpio in config.matrix.rows]
     matrix = _Matrix(rows, board, config)
     for c, gpio in enumerate(config.matrix.columns):
@@ -213,7 +284,5 @@ def simulated_pin_factory(board: SimulatedBoard, config: HardwareConfig) -> Mock
         factory.pin(f"GPIO{select}", pin_class=_QuietSelectPin)
         factory.pin(f"GPIO{mosi}", pin_class=_QuietPin)
         factory.pin(f"GPIO{miso}", pin_class=_QuietPin)
-        factory._senet_adc = SimulatedMcp3008(  # type: ignore[attr-defined]
-            board, channels, config.mcp3008.pins, factory
-        )
+        factory.adc = SimulatedMcp3008(board, channels, config.mcp3008.pins, factory)
     return factory

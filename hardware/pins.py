@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import MCP3008, Device, InputDevice, OutputDevice
+from gpiozero import MCP3008, Device, GPIODevice, InputDevice
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 from gpiozero.pins import Factory
 
@@ -25,7 +25,7 @@ from hardware.errors import BackendUnavailable
 from hardware.scanning import Faces, Key, ScanningBackend
 from hardware.simulation import Clock, SimulatedBoard
 
-__all__ = ["MatrixScanner", "PinBackend", "StickSensors", "make_pin_factory"]
+__all__ = ["MatrixScanner", "OpenDrainRow", "PinBackend", "StickSensors", "make_pin_factory"]
 
 PIN_FACTORY_CLASSES = {
     "lgpio": "gpiozero.pins.lgpio:LGPIOFactory",
@@ -43,7 +43,7 @@ def make_pin_factory(name: str) -> Factory | None:
     module_name, _, class_name = PIN_FACTORY_CLASSES[name].partition(":")
     try:
         factory_class = getattr(importlib.import_module(module_name), class_name)
-        return factory_class()  # type: ignore[no-any-return]
+        return factory_class()
     except (ImportError, OSError, GPIOZeroError, RuntimeError) as exc:
         raise BackendUnavailable(
             f"the {name!r} pin library cannot be used here ({exc}); on a Raspberry Pi install "
@@ -51,20 +51,41 @@ def make_pin_factory(name: str) -> Factory | None:
         ) from None
 
 
+class OpenDrainRow(GPIODevice):  # type: ignore[misc]
+    """A matrix row line: driven low while its row is scanned, released otherwise.
+
+    A released row floats, as an open-drain output would, so two row pins can never fight
+    through a pair of closed switches (which a push-pull high row would do on a board missing
+    its diodes).
+    """
+
+    def __init__(self, pin: int, *, pin_factory: Factory | None = None) -> None:
+        super().__init__(pin, pin_factory=pin_factory)
+        try:
+            self.release()
+        except BaseException:
+            self.close()
+            raise
+
+    def drive_low(self) -> None:
+        self.pin.function = "output"
+        self.pin.state = False
+
+    def release(self) -> None:
+        self.pin.function = "input"
+        if not self.pin.info.pull:  # pins with a fixed pull-up on the board keep it
+            self.pin.pull = "floating"
+
+
 class MatrixScanner:
-    """Rows as outputs driven low one at a time, columns as inputs with pull-ups."""
+    """Rows driven low one at a time (open drain), columns as inputs with pull-ups."""
 
     def __init__(self, matrix: MatrixConfig, pin_factory: Factory | None) -> None:
-        self.rows: list[OutputDevice] = []
+        self.rows: list[OpenDrainRow] = []
         self.columns: list[InputDevice] = []
         try:
             for gpio in matrix.rows:
-                # Inactive rows sit high; the active row is pulled low through the switches.
-                self.rows.append(
-                    OutputDevice(
-                        gpio, active_high=False, initial_value=False, pin_factory=pin_factory
-                    )
-                )
+                self.rows.append(OpenDrainRow(gpio, pin_factory=pin_factory))
             for gpio in matrix.columns:
                 self.columns.append(InputDevice(gpio, pull_up=True, pin_factory=pin_factory))
         except BaseException:
@@ -75,13 +96,13 @@ class MatrixScanner:
         """One pass over the matrix: the (row, column) keys that read closed."""
         closed = set()
         for r, row in enumerate(self.rows):
-            row.on()
+            row.drive_low()
             try:
                 for c, column in enumerate(self.columns):
                     if column.is_active:  # pulled low by a closed switch
                         closed.add((r, c))
             finally:
-                row.off()
+                row.release()
         return closed
 
     def close(self) -> None:

@@ -74,7 +74,12 @@ DEFAULT_MIN_CHANGES = 2
 class KeyDebouncer:
     """An integrating debouncer for a fixed number of switches, one sample at a time."""
 
-    def __init__(self, n_keys: "int", threshold: "int" = DEFAULT_DEBOUNCE_THRESHOLD, initial=None):
+    def __init__(
+        self,
+        n_keys: "int",
+        threshold: "int" = DEFAULT_DEBOUNCE_THRESHOLD,
+        initial: "list[int] | tuple[int, ...] | None" = None,
+    ) -> "None":
         if n_keys < 1:
             raise ValueError("a debouncer needs at least one key, got " + str(n_keys))
         if threshold < 1:
@@ -90,14 +95,16 @@ class KeyDebouncer:
         self.states = [1 if s else 0 for s in initial]
         self._counts = [threshold if s else 0 for s in self.states]
         self._samples = 0
-        self.last_ms = None
+        self.last_ms = None  # type: int | None
 
     @property
     def settled(self) -> "bool":
         """True once enough samples were taken for every key to have reached its state."""
         return self._samples >= self.threshold
 
-    def update(self, now_ms: "int", closed) -> "list":
+    def update(
+        self, now_ms: "int", closed: "list[int] | tuple[int, ...]"
+    ) -> "list[tuple[int, int]]":
         """Take one sample (0/1 per key); return the ``(index, state)`` changes it completes."""
         if len(closed) != self.n_keys:
             raise ValueError(
@@ -126,7 +133,7 @@ class KeyDebouncer:
                     changes.append((i, 0))
         return changes
 
-    def closed_keys(self) -> "list":
+    def closed_keys(self) -> "list[int]":
         """The indices of the keys currently debounced closed, in order."""
         return [i for i in range(self.n_keys) if self.states[i]]
 
@@ -140,7 +147,7 @@ class ThrowDetector:
         settle_ms: "int" = DEFAULT_SETTLE_MS,
         max_motion_ms: "int" = DEFAULT_MAX_MOTION_MS,
         min_changes: "int" = DEFAULT_MIN_CHANGES,
-    ):
+    ) -> "None":
         if n_sticks < 1:
             raise ValueError("a throw needs at least one stick, got " + str(n_sticks))
         if settle_ms < 1:
@@ -153,13 +160,13 @@ class ThrowDetector:
         self.settle_ms = settle_ms
         self.max_motion_ms = max_motion_ms
         self.min_changes = min_changes
-        self.resting = None  # faces at rest, a tuple, None until first seen
-        self._last = None  # the latest valid sample
+        self.resting = None  # type: tuple[int, ...] | None
+        self._last = None  # type: tuple[int, ...] | None
         self._last_change_ms = 0
         self._motion_start_ms = 0
         self._changes = 0
         self._moving = False
-        self._fault = None  # the code of the fault in force, if any
+        self._fault = None  # type: str | None
 
     @property
     def moving(self) -> "bool":
@@ -167,11 +174,13 @@ class ThrowDetector:
         return self._moving
 
     @property
-    def fault(self):
+    def fault(self) -> "str | None":
         """The code of the fault in force, or None."""
         return self._fault
 
-    def update(self, now_ms: "int", faces):
+    def update(
+        self, now_ms: "int", faces: "list[int | None] | tuple[int | None, ...]"
+    ) -> "tuple[str, tuple[int, ...]] | tuple[str, str, str] | tuple[str, str] | None":
         """Take one sample of the faces; return None, a throw, a fault or a cleared fault."""
         if len(faces) != self.n_sticks:
             raise ValueError(
@@ -192,7 +201,7 @@ class ThrowDetector:
                 + names
                 + " reads a value no stick can give: check its wiring and calibration",
             )
-        sample = tuple([int(f) for f in faces])
+        sample = tuple([1 if f else 0 for f in faces])
         if self._last is None:
             # First valid sample, or first after a sensor fault: the sticks count as at rest.
             self._last = sample
@@ -240,11 +249,16 @@ class ThrowDetector:
         return None
 
 
-def _corners_closed(closed, r1, c1, r2, c2) -> "bool":
+def _corners_closed(
+    closed: "set[tuple[int, int]]", r1: "int", c1: "int", r2: "int", c2: "int"
+) -> "bool":
     return (r1, c2) in closed and (r2, c1) in closed and (r2, c2) in closed
 
 
-def phantom_keys(closed, changed=None) -> "set":
+def phantom_keys(
+    closed: "set[tuple[int, int]] | frozenset[tuple[int, int]] | list[tuple[int, int]]",
+    changed: "set[tuple[int, int]] | frozenset[tuple[int, int]] | None" = None,
+) -> "set[tuple[int, int]]":
     """The keys that complete a fully closed rectangle (see the module docstring)."""
     closed = set(closed)
     result = set()
@@ -283,10 +297,12 @@ def phantom_keys(closed, changed=None) -> "set":
 class PhantomWatch:
     """Reports the phantom pattern of a diode-less matrix once, and when it is gone."""
 
-    def __init__(self):
-        self.suspects = ()
+    def __init__(self) -> "None":
+        self.suspects = ()  # type: tuple[tuple[int, int], ...]
 
-    def update(self, before, after):
+    def update(
+        self, before: "set[tuple[int, int]]", after: "set[tuple[int, int]]"
+    ) -> "tuple[str, tuple[tuple[int, int], ...]] | None":
         """Compare two scans of closed ``(row, column)`` keys; see the module docstring."""
         before = set(before)
         after = set(after)
@@ -321,12 +337,12 @@ class LightThreshold:
 
     def __init__(
         self,
-        threshold,
-        hysteresis=0,
-        low_limit=None,
-        high_limit=None,
+        threshold: "float",
+        hysteresis: "float" = 0,
+        low_limit: "float | None" = None,
+        high_limit: "float | None" = None,
         light_is_high: "bool" = True,
-    ):
+    ) -> "None":
         if hysteresis < 0:
             raise ValueError("hysteresis cannot be negative, got " + str(hysteresis))
         self.threshold = threshold
@@ -334,9 +350,9 @@ class LightThreshold:
         self.low_limit = low_limit
         self.high_limit = high_limit
         self.light_is_high = light_is_high
-        self.face = None
+        self.face = None  # type: int | None
 
-    def classify(self, value):
+    def classify(self, value: "float") -> "int | None":
         """Return 1 (light face up), 0 (dark face up) or None (a nonsense reading)."""
         if (self.low_limit is not None and value < self.low_limit) or (
             self.high_limit is not None and value > self.high_limit
@@ -355,7 +371,9 @@ class LightThreshold:
         return self.face
 
 
-def calibrate_threshold(light_values, dark_values):
+def calibrate_threshold(
+    light_values: "list[float]", dark_values: "list[float]"
+) -> "tuple[float, float, bool]":
     """Return ``(threshold, hysteresis, light_is_high)`` between two sets of readings."""
     if not light_values or not dark_values:
         raise ValueError("calibration needs readings with the light face and the dark face up")

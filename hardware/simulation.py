@@ -147,7 +147,12 @@ class SimulatedBoard:
         self.place(to_square)
 
     def arrange(self, squares: Iterable[int]) -> None:
-        """Set the whole board at once, without bounce (setting up before the backend starts)."""
+        """Set the whole board at once, without bounce (setting up before the backend starts).
+
+        On a running backend every switch changes in the same instant, which no hand can do:
+        pieces that close two corners of a rectangle at once may be reported as phantom
+        squares. Play with :meth:`place` and :meth:`lift`.
+        """
         wanted = {_square(s) for s in squares}
         with self._lock:
             self._pieces = wanted
@@ -224,7 +229,11 @@ class SimulatedBoard:
             for square, until in list(self._held.items()):
                 if now < until:
                     closed.add(square)
-                elif now >= until + self.bounce_s:
+                elif now < until + self.bounce_s:
+                    # The contact bounces on release too.
+                    if _Bounce(until, self.bounce_s).chatter(now):
+                        closed.add(square)
+                else:
                     del self._held[square]
             for square, bounce in list(self._bounces.items()):
                 if bounce.active(now):

@@ -35,7 +35,7 @@ from hardware.simulation import SimulatedBoard
 WAIT = 5.0  # seconds: generous, only ever reached when a test is about to fail
 QUIET = 0.15  # seconds without events that count as "nothing more came"
 SETTLE_MS = 80
-TUMBLE_MS = 120
+TUMBLE_MS = 250  # long enough to be seen tumbling even on a busy machine
 
 
 def contract_config() -> HardwareConfig:

@@ -210,12 +210,13 @@ class Firmware:
         verdict = self.throws.update(now_ms, self.sticks.read())
         if verdict is None or not self.announced:
             return
-        if verdict[0] == sensing.THROW:
-            self.send(wire.THROW, (("faces", wire.faces_to_text(verdict[1])),))
+        detail = verdict[1]
+        if verdict[0] == sensing.THROW and isinstance(detail, tuple):
+            self.send(wire.THROW, (("faces", wire.faces_to_text(detail)),))
         elif verdict[0] == sensing.FAULT:
-            self.send(wire.FAULT, (("code", verdict[1]), ("on", "1")))
+            self.send(wire.FAULT, (("code", str(detail)), ("on", "1")))
         elif verdict[0] == sensing.CLEARED:
-            self.send(wire.FAULT, (("code", verdict[1]), ("on", "0")))
+            self.send(wire.FAULT, (("code", str(detail)), ("on", "0")))
 
     def _scan_button(self, now_ms: int) -> None:
         if self.button_keys is None:

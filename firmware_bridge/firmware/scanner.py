@@ -74,7 +74,7 @@ class DigitalSticks:
         self.pins = pins
         self.light_level = 1 if light_level else 0
 
-    def read(self) -> list[int]:
+    def read(self) -> "list[int | None]":
         """One face per stick: 1 for the light face up, 0 for the dark face."""
         level = self.light_level
         return [1 if pin.value() == level else 0 for pin in self.pins]
