@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -24,3 +25,9 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def shared() -> Path:
     return shared_dir()
+
+
+# CI runs the property-based tests with a fixed seed, so a run is reproducible.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
