@@ -337,6 +337,11 @@ def test_refusals_say_why_in_words() -> None:
     assert "just entered" in piccione.why_not(entered, 2, Move(11, 13))
     waiting = P("WBWBWBWBW.B" + "." * 19 + " W 0 0")
     assert "piece in front" in jequier.why_not(waiting, 2, Move(1, 3))
+    full = P(at({1: "W", 2: "W", 3: "W", 4: "W", 5: "W"}, "W 0 0"))
+    assert "no piece in hand" in piccione.why_not(full, 1, Move(HAND, 1))
+    home = P(at({1: "W", 27: "W", 2: "B"}, "W 3 4"))
+    home_row = get_ruleset("kendall", pieces="five", home_row="on")
+    assert "squares 1-10" in home_row.why_not(home, 4, Move(27, 31))
     marked = P("WB" * 10 + "." * 10 + " W 0 0")
     assert "marked square (15)" in bell.why_not(marked, 3, Move(1, 4))
 
@@ -356,3 +361,14 @@ def test_a_split_throw_is_played_step_by_step_through_the_batch_interface() -> N
     second, error = [json.loads(line) for line in out.getvalue().splitlines()]
     assert {m["move"] for m in second["moves"]} == {"15-16", "15-17"}
     assert "remaining 2 steps" in error["error"]
+
+
+def test_rules_list_names_source_author_and_year(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["rules", "list", "--json"]) == 0
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["piccione"]["author"] == "Peter A. Piccione" and rows["piccione"]["year"] == "1977"
+    assert rows["jequier"]["year"] == "1930" and rows["bell"]["author"] == "R. C. Bell"
+    assert rows["kendall"]["options"]["pieces"] == ["standard", "five"]
+    assert all(rows[name]["summary"] and rows[name]["source"] for name in SCHOLARLY)

@@ -263,8 +263,13 @@ class Kendall(Ruleset):
 
     def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
         reasons = super().refusals(position, throw)
-        if _WATER in reasons and position.at(_WATER) is position.side:
-            reasons[_WATER] = Refusal("exit-only", (_WATER,))  # it never moves backward
+        p, o = position.side.value, position.side.other.value
+        for square, refusal in reasons.items():
+            if refusal.code == "no-backward":
+                # Pieces on 27-30 never move backward: why they cannot go on says more.
+                found = self._forward(position, square, throw, p, o)
+                if type(found) is Refusal:
+                    reasons[square] = found
         return reasons
 
     def explain(self, refusal: Refusal, position: Position) -> str:

@@ -21,6 +21,7 @@ _TEMPLATES = {
     "same-direction": "every part of a split throw goes the same way: this one goes backward",
     "blocked": "every square the piece could reach is taken or past the end",
     "enter-one": "a piece enters only with a fresh throw of 1 onto an empty square 1",
+    "no-hand": "{side} has no piece in hand to enter",
 }
 
 
@@ -273,6 +274,8 @@ class Piccione(Ruleset):
 
     def why_not(self, position: Position, throw: int, move: Move) -> str:
         if move.start == HAND and self.outcome(position) is None:
+            if self.in_hand(position, position.side) == 0:
+                return self.explain(Refusal("no-hand"), position)
             return self.explain(Refusal("enter-one", (_ENTRY,)), position)
         return super().why_not(position, throw, move)
 
