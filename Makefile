@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	./firmware_bridge/tests-setup
 	bash tests/setup-browser.sh
 	$(BIN)/python -m pytest
 
@@ -28,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
+	$(BIN)/python bench/serial_link.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
