@@ -22,6 +22,7 @@ from hardware.events import (
 )
 
 __all__ = [
+    "BotMove",
     "Command",
     "Decide",
     "Event",
@@ -89,11 +90,19 @@ class StillPlaying:
 
 
 @dataclass(frozen=True, slots=True)
+class BotMove:
+    """The computer's choice for the side it plays (made by the loop itself, and kept in the
+    journal so a replay follows it); on a physical board a person carries it out."""
+
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed: let the loop look at its timers (settling, idle prompts)."""
 
 
-Command = Throw | PlayMove | Decide | NewGame | SetBot | Hint | StillPlaying | Tick
+Command = Throw | PlayMove | Decide | NewGame | SetBot | Hint | StillPlaying | Tick | BotMove
 Event = Command | HardwareEvent
 
 
@@ -110,6 +119,7 @@ _KINDS: dict[str, type[Any]] = {
     "hint": Hint,
     "still-playing": StillPlaying,
     "tick": Tick,
+    "bot-move": BotMove,
     "throw-settled": ThrowSettled,
     "throw-requested": ThrowRequested,
     "square-changed": SquareChanged,

@@ -208,7 +208,7 @@ class GameLoop:
                 log.exception("the game loop failed on %r and goes on", event)
 
     # -- one event ----------------------------------------------------------------------------
-    def handle(self, event: act.Event) -> None:
+    def handle(self, event: act.Event, *, by_bot: bool = False) -> None:
         """Let one event change the game, journal it, then publish (the consumer's work)."""
         now = self.clock()
         table = self.table
@@ -218,7 +218,7 @@ class GameLoop:
         before = table.checkpoint()
         table.begin(now)
         try:
-            table.handle(event, now)
+            table.handle(event, now, by_bot=by_bot)
         except Exception:
             # A fault in the companion itself: keep the game as it was, and say so in the log.
             log.exception("the game loop could not handle %r; the game is unchanged", event)
