@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import EventFormatError
 from hardware.events import (
     BoardSnapshot,
     HardwareEvent,
@@ -104,10 +105,6 @@ class Tick:
 
 Command = Throw | PlayMove | Decide | NewGame | SetBot | Hint | StillPlaying | Tick | BotMove
 Event = Command | HardwareEvent
-
-
-class EventFormatError(ValueError):
-    """A journal row or script line that does not describe a known event."""
 
 
 _KINDS: dict[str, type[Any]] = {

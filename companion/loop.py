@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from companion import actions as act
+from companion.errors import LoopError
 from companion.game import BotFactory, Table, TableSettings
 from companion.journal import Journal, JournalError
 from companion.rules import Ruleset, get_ruleset
@@ -43,10 +44,6 @@ class _Waiter:
         self.command = command
         self.done = threading.Event()
         self.state: dict[str, Any] | None = None
-
-
-class LoopError(Exception):
-    """The game loop cannot start or go on; the message says why and what to do."""
 
 
 class Subscription:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from companion import actions as act
+from companion.errors import ReplayError
 from companion.game import TableSettings
 from companion.journal import Journal, JournalError
 from companion.loop import GameLoop
@@ -35,10 +36,6 @@ __all__ = ["ManualClock", "ReplayError", "Replayer", "parse_line", "replay_journ
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-class ReplayError(ValueError):
-    """A script line that cannot be understood; the message names the line and the problem."""
 
 
 class ManualClock:
