@@ -261,6 +261,8 @@ class Table:
             case act.Decide(choice=choice):
                 self._decide(str(choice), now)
             case act.NewGame(ruleset=name, options=options):
+                if options is not None and not isinstance(options, Mapping):
+                    raise _Refused("mistake-bad-input", problem="options must be key: value pairs")
                 self._new_game_command(name, options or {}, now)
             case act.SetBot(side=side, level=level):
                 self._set_bot(side, level)
