@@ -21,10 +21,13 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	./firmware_bridge/tests-setup
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/hardware_scan.py
+	$(BIN)/python bench/serial_link.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
