@@ -1,6 +1,6 @@
 import pytest
 
-from companion.bots.teaching import explain, explain_pass, why_not_lines
+from companion.bots.teaching import announce, explain, explain_pass, why_not_lines
 from companion.rules import Move, Position, get_ruleset
 
 
@@ -42,7 +42,8 @@ def test_isac_rebirth_and_decision() -> None:
     assert "15, House of Second Life" in lines[0]
     assert "ending on 15 sends it on to 1" in lines[0]
     assert lines[-1] == (
-        "29-28 is not allowed: a piece may move backward only when no piece can move forward."
+        "The piece on 29 cannot move: a piece on square 29 can only leave the board,"
+        " with a throw of 2."
     )
     position = Position.parse(".W.W.W.......W......BBBBB.W... W 0 0")
     decision = rules.decisions(position)[0]
@@ -77,3 +78,29 @@ def test_explaining_a_pass_that_is_not_one_is_refused() -> None:
         explain_pass(rules, rules.start(), 1)
     with pytest.raises(ValueError, match="needs the throw"):
         explain(rules, rules.start(), None, None)
+
+
+def test_announcements_tell_a_person_what_to_do_on_the_board() -> None:
+    rules = get_ruleset("playpalace")
+    position = Position.parse("W.W.W..B......BB..W.....W.B..B W 0 0")
+    capture = rules.play(position, 3, Move.parse("5-8"))
+    assert announce(rules, position, 3, capture) == [
+        "W (light) plays 5-8. Move the light piece from square 5 to square 8;"
+        " the dark piece that was there goes to square 5."
+    ]
+    water = Position.parse("W.W.W..B......BB..W......W...B W 0 0")
+    fall = rules.play(water, 1, Move.parse("26-27"))
+    assert announce(rules, water, 1, fall)[0] == (
+        "W (light) plays 26-27. Move the light piece from square 26 to square 27,"
+        " then on to square 14."
+    )
+    taught = announce(rules, position, 3, capture, teach=True)
+    assert taught[1:] == explain(rules, position, 3, capture)
+
+
+def test_bearing_off_is_announced() -> None:
+    rules = get_ruleset("playpalace")
+    position = Position.parse("BBB.B.......W..........B....W. W 3 0")
+    done = rules.play(position, 2, Move.parse("29-off"))
+    line = announce(rules, position, 2, done)[0]
+    assert line == "W (light) plays 29-off. Take the light piece on square 29 off the board."

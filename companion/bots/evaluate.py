@@ -143,17 +143,28 @@ def default_weights() -> tuple[float, ...]:
 
 @cache
 def load_weights(name: str) -> tuple[float, ...]:
-    """The fitted weights of `COMPONENTS` shipped for ``name``, or `default_weights`."""
+    """The fitted weights of `COMPONENTS` shipped for ``name``, or `default_weights`.
+
+    A variant without its own file (``kendall-trap``) uses its family's (``kendall``).
+    """
+    for candidate in dict.fromkeys((name, name.split("-")[0])):
+        weights = _read_weights(candidate)
+        if weights is not None:
+            return weights
+    return default_weights()
+
+
+def _read_weights(name: str) -> tuple[float, ...] | None:
     try:
         path = resources.files("companion.data.calibration").joinpath(f"{name}.json")
         data = json.loads(path.read_text(encoding="utf-8"))
         if tuple(data["components"]) != COMPONENTS:
-            return default_weights()
+            return None
         weights = tuple(float(w) for w in data["weights"])
     except (OSError, ValueError, KeyError, TypeError):
-        return default_weights()
+        return None
     if len(weights) != len(COMPONENTS) or not all(math.isfinite(w) for w in weights):
-        return default_weights()
+        return None
     return weights
 
 

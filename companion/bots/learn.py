@@ -141,7 +141,7 @@ def _loss(w: Sequence[float], samples: Sequence[Sample]) -> float:
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """``matrix`` \\ ``vector`` by Gaussian elimination with partial pivoting."""
     n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         if abs(a[pivot][col]) < 1e-12:

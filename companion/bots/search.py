@@ -7,8 +7,8 @@ throws the ruleset lists, weighted by their exact probabilities, of the best mov
 throws; at depth 0 the static estimate of `companion.bots.evaluate` is used.
 
 The search stops when its budget runs out: a number of nodes (positions generated), or a
-deadline on an injected clock. Iterative deepening keeps the answer of the deepest search that finished; depth 0 always
-finishes, so a move is always found.
+deadline on an injected clock. Iterative deepening keeps the answer of the deepest search that
+finished; depth 0 always finishes, so a move is always found.
 """
 
 from __future__ import annotations

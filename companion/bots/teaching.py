@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.rules import HAND, OFF, Effect, Move, Player, Position, Ruleset, Transition
 
-__all__ = ["explain", "explain_pass", "why_not_lines"]
+__all__ = ["announce", "explain", "explain_pass", "why_not_lines"]
 
 _BACKWARD_CODES = frozenset({"too-far-back", "forward-first", "no-backward"})
 
@@ -127,3 +127,39 @@ def _arrived(
         if square != exclude and before.at(square) is not player:
             return square
     return None
+
+
+def announce(
+    ruleset: Ruleset,
+    position: Position,
+    throw: int | None,
+    transition: Transition,
+    *,
+    teach: bool = False,
+) -> list[str]:
+    """What to tell the players when a bot has chosen ``transition``.
+
+    The first line is an instruction a person can carry out on a wooden board (the tracker then
+    checks the squares); with ``teach``, the lines of `explain` follow.
+    """
+    mover = position.side
+    move = transition.move
+    colour = "light" if mover is Player.W else "dark"
+    if move.start == HAND:
+        text = f"Place a {colour} piece on square {move.end}"
+    elif move.end == OFF:
+        text = f"Take the {colour} piece on square {move.start} off the board"
+    else:
+        text = f"Move the {colour} piece from square {move.start} to square {move.end}"
+    after = transition.after
+    landed = _arrived(position, after, mover, exclude=move.end)
+    if landed is not None and move.end != OFF and after.at(move.end) is not mover:
+        text += f", then on to square {landed}"
+    swapped = _arrived(position, after, mover.other)
+    if transition.effects & Effect.SWAP and swapped is not None:
+        other = "dark" if mover is Player.W else "light"
+        text += f"; the {other} piece that was there goes to square {swapped}"
+    lines = [f"{_name(mover)} plays {move.notation()}. {text}."]
+    if teach:
+        lines.extend(explain(ruleset, position, throw, transition))
+    return lines
