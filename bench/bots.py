@@ -9,6 +9,7 @@ Stages (all by default, in this order):
 - ``stats``: `ruleset_stats` for every ruleset, cached in ``companion/data/stats/<name>.json``;
 - ``matches``: strong (depth 1, no time budget, so the result repeats exactly) against simple,
   and simple against random, N games on the four original rulesets, M on the scholarly ones;
+- ``deeper`` (not run by default): strong two throws ahead against simple, fewer games;
 - ``timing``: the strong bot as players meet it (150 ms budget, up to 4 throws ahead) against
   simple for a few games per ruleset, timing every real choice of both bots.
 
@@ -39,18 +40,20 @@ DOC = ROOT / "docs" / "benchmarks.md"
 RESULTS = ROOT / "bench" / "bots-results.json"
 ORIGINAL = ("playpalace", "basic", "isac", "d5")
 FAMILIES = tuple(name for name in RULESETS if "-" not in name)  # kendall-* share kendall's fit
-STAGES = ("calibrate", "stats", "matches", "timing")
+STAGES = ("calibrate", "stats", "matches", "timing", "deeper")
 
 
 def _samples(args: tuple[str, int, int]) -> list[tuple[tuple[float, ...], float]]:
     return self_play_samples(*args)
 
 
-def calibrate(jobs: int, games: int, log: dict[str, object]) -> None:
+def calibrate(jobs: int, games: int, only: list[str], log: dict[str, object]) -> None:
     (DATA / "calibration").mkdir(parents=True, exist_ok=True)
     fits = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for name in FAMILIES:
+            if only and name not in only:
+                continue
             began = time.perf_counter()
             parts = pool.map(_samples, [(name, games // 8, seed) for seed in range(8)])
             samples = [s for part in parts for s in part]
@@ -66,7 +69,7 @@ def calibrate(jobs: int, games: int, log: dict[str, object]) -> None:
                 f" (default {fit.default_log_loss:.4f}) on {len(samples)} positions, {took:.0f} s",
                 flush=True,
             )
-    log["calibration"] = fits
+    log.setdefault("calibration", {}).update(fits)  # type: ignore[union-attr]
     load_weights.cache_clear()  # the matches that follow must see the new weights
 
 
@@ -103,6 +106,13 @@ def matches(jobs: int, games: int, scholarly: int, log: dict[str, object]) -> No
     log["matches"] = rows
 
 
+def deeper(jobs: int, games: int, log: dict[str, object]) -> None:
+    strong = BotSpec("strong", budget_ms=None, max_depth=2)
+    log["deeper"] = [
+        _match(name, strong, BotSpec("simple"), games, jobs).to_json() for name in ORIGINAL
+    ]
+
+
 def timing(jobs: int, games: int, log: dict[str, object]) -> None:
     real = BotSpec("strong", budget_ms=DEFAULT_BUDGET_MS, max_depth=4)
     rows = []
@@ -117,12 +127,18 @@ def timing(jobs: int, games: int, log: dict[str, object]) -> None:
 
 def write_doc(log: dict[str, object]) -> None:
     lines = ["## Bots", ""]
+    minutes: dict[str, float] = log.get("stage_minutes", {})  # type: ignore[assignment]
+    spent = ", ".join(f"{stage} {m:g}" for stage, m in minutes.items())
+    if "minutes" in log:  # a whole run before stage times were kept
+        spent = f"whole run {log['minutes']:.0f}" + (f", then {spent}" if spent else "")
     lines.append(
-        f"`.venv/bin/python bench/bots.py` ({log['machine']}); the run took"
-        f" {log['minutes']:.0f} minutes. Full figures: `bench/bots-results.json`."
+        f"`.venv/bin/python bench/bots.py` ({log['machine']}, shared with other work, so"
+        f" times are pessimistic); minutes per stage: {spent}. Full figures:"
+        " `bench/bots-results.json`."
     )
     lines.append("")
-    if "matches" in log:
+    match_rows = list(log.get("matches", [])) + list(log.get("deeper", []))  # type: ignore[call-overload]
+    if match_rows:
         lines += [
             "### Matches",
             "",
@@ -134,7 +150,7 @@ def write_doc(log: dict[str, object]) -> None:
             "| ruleset | match | games | wins | share | 95 % interval | first player won |",
             "|---|---|---:|---:|---:|---|---:|",
         ]
-        for row in log["matches"]:  # type: ignore[union-attr]
+        for row in match_rows:
             low, high = row["interval_95"]
             lines.append(
                 f"| {row['ruleset']} | {row['a']} vs {row['b']} | {row['games']} |"
@@ -220,24 +236,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stats-games", type=int, default=1000)
     parser.add_argument("--variant-stats-games", type=int, default=300)
     parser.add_argument("--timing-games", type=int, default=4)
-    parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES))
+    parser.add_argument("--deeper-games", type=int, default=300)
+    parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES[:4]))
+    parser.add_argument(
+        "--only", nargs="+", default=[], choices=FAMILIES, help="calibrate these families only"
+    )
     args = parser.parse_args(argv)
-    began = time.perf_counter()
     log: dict[str, object] = {}
     if RESULTS.exists():
         log.update(json.loads(RESULTS.read_text(encoding="utf-8")))
     log["machine"] = (
         f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.machine()}"
     )
-    if "calibrate" in args.stages:
-        calibrate(args.jobs, args.calibration_games, log)
-    if "stats" in args.stages:
-        stats(args.jobs, args.stats_games, args.variant_stats_games, log)
-    if "matches" in args.stages:
-        matches(args.jobs, args.games, args.scholarly_games, log)
-    if "timing" in args.stages:
-        timing(args.jobs, args.timing_games, log)
-    log["minutes"] = (time.perf_counter() - began) / 60
+    spent: dict[str, float] = dict(log.get("stage_minutes", {}))  # type: ignore[call-overload]
+    for stage in STAGES:
+        if stage not in args.stages:
+            continue
+        began = time.perf_counter()
+        if stage == "calibrate":
+            calibrate(args.jobs, args.calibration_games, args.only, log)
+        elif stage == "stats":
+            stats(args.jobs, args.stats_games, args.variant_stats_games, log)
+        elif stage == "matches":
+            matches(args.jobs, args.games, args.scholarly_games, log)
+        elif stage == "timing":
+            timing(args.jobs, args.timing_games, log)
+        else:
+            deeper(args.jobs, args.deeper_games, log)
+        key = f"{stage} ({', '.join(args.only)})" if stage == "calibrate" and args.only else stage
+        spent[key] = round((time.perf_counter() - began) / 60, 1)
+    log["stage_minutes"] = spent
     RESULTS.write_text(json.dumps(log, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     write_doc(log)
     return 0

@@ -76,8 +76,8 @@ def test_win_chance_favours_the_side_far_ahead(name: str) -> None:
     ahead = Position.parse("B.B.B.B.B........W.W.W.W.W.... B 0 0")
     if name == "isac":
         ahead = ahead.with_extra("opening", None)
-    assert win_chance(rules, rules.validate(ahead)) > 0.8
-    assert win_chance(rules, rules.validate(ahead._replace(side=Player.W))) > 0.8
+    assert win_chance(rules, rules.validate(ahead)) > 0.7
+    assert win_chance(rules, rules.validate(ahead._replace(side=Player.W))) > 0.7
 
 
 def test_win_chance_at_the_start_is_close_to_even() -> None:

@@ -102,6 +102,7 @@ def fit_weights(
     test, train = order[:held], order[held:]
     n = len(COMPONENTS)
     w = list(default_weights())
+    loss = _loss(w, train)
     for _ in range(iterations):
         gradient = [ridge * wi for wi in w]
         hessian = [[ridge if i == j else 0.0 for j in range(n)] for i in range(n)]
@@ -115,10 +116,22 @@ def fit_weights(
                     for j in range(n):
                         row[j] += cx * x[j]
         step = _solve(hessian, gradient)
-        w = [wi - si for wi, si in zip(w, step, strict=True)]
-        if max(abs(si) for si in step) < 1e-7:
+        # Newton's step can overshoot where the logistic saturates: halve it until it helps.
+        for _ in range(20):
+            trial = [wi - si for wi, si in zip(w, step, strict=True)]
+            trial_loss = _loss(trial, train)
+            if trial_loss <= loss:
+                break
+            step = [si / 2 for si in step]
+        else:
             break
-    return Calibration(tuple(w), _loss(w, test), _loss(default_weights(), test), len(order))
+        w, improvement, loss = trial, loss - trial_loss, trial_loss
+        if improvement < 1e-9:
+            break
+    fitted, default = _loss(w, test), _loss(default_weights(), test)
+    if not math.isfinite(fitted) or fitted > default:
+        w, fitted = list(default_weights()), default  # never ship worse than the default
+    return Calibration(tuple(w), fitted, default, len(order))
 
 
 def _dot(w: Sequence[float], x: Sequence[float]) -> float:
