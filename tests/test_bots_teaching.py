@@ -104,3 +104,11 @@ def test_bearing_off_is_announced() -> None:
     done = rules.play(position, 2, Move.parse("29-off"))
     line = announce(rules, position, 2, done)[0]
     assert line == "W (light) plays 29-off. Take the light piece on square 29 off the board."
+
+
+def test_pieces_refused_for_the_same_reason_share_one_sentence() -> None:
+    rules = get_ruleset("kendall")
+    lines = why_not_lines(rules, rules.start(), 2)
+    assert len(lines) == 1
+    assert lines[0].startswith("2-4, 4-6, ")
+    assert " and 14-16 are not allowed: the game starts when somebody throws a 1" in lines[0]
