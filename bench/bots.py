@@ -2,16 +2,17 @@
 
     python bench/bots.py [--jobs J] [--games N] [--scholarly-games M] [--stages ...]
 
-Stages (all by default, in this order):
+Stages (the first four by default):
 
 - ``calibrate``: fits each ruleset family's win-chance weights on self-play games and writes
   ``companion/data/calibration/<name>.json``;
 - ``stats``: `ruleset_stats` for every ruleset, cached in ``companion/data/stats/<name>.json``;
 - ``matches``: strong (depth 1, no time budget, so the result repeats exactly) against simple,
   and simple against random, N games on the four original rulesets, M on the scholarly ones;
-- ``deeper`` (not run by default): strong two throws ahead against simple, fewer games;
 - ``timing``: the strong bot as players meet it (150 ms budget, up to 4 throws ahead) against
-  simple for a few games per ruleset, timing every real choice of both bots.
+  simple for a few games per ruleset, timing every real choice of both bots;
+- ``deeper``: strong two throws ahead against simple, fewer games, on the original rulesets;
+- ``hints``: the time of `hint` and `win_chance` at the choices of one game per family.
 
 Writes the ``## Bots`` section of docs/benchmarks.md (leaving the other sections alone).
 """
@@ -22,17 +23,21 @@ import argparse
 import json
 import os
 import platform
+import random
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from companion.bots.evaluate import load_weights
+from companion.bots.evaluate import load_weights, win_chance
+from companion.bots.game import play_game
+from companion.bots.hints import hint
 from companion.bots.learn import fit_weights, self_play_samples
 from companion.bots.match import BotSpec, MatchResult, play_match
-from companion.bots.players import DEFAULT_BUDGET_MS
+from companion.bots.players import DEFAULT_BUDGET_MS, get_bot
 from companion.bots.stats import ruleset_stats
-from companion.rules import RULESETS
+from companion.rules import RULESETS, Player, get_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "companion" / "data"
@@ -40,7 +45,7 @@ DOC = ROOT / "docs" / "benchmarks.md"
 RESULTS = ROOT / "bench" / "bots-results.json"
 ORIGINAL = ("playpalace", "basic", "isac", "d5")
 FAMILIES = tuple(name for name in RULESETS if "-" not in name)  # kendall-* share kendall's fit
-STAGES = ("calibrate", "stats", "matches", "timing", "deeper")
+STAGES = ("calibrate", "stats", "matches", "timing", "deeper", "hints")
 
 
 def _samples(args: tuple[str, int, int]) -> list[tuple[tuple[float, ...], float]]:
@@ -113,6 +118,35 @@ def deeper(jobs: int, games: int, log: dict[str, object]) -> None:
     ]
 
 
+def hints(log: dict[str, object]) -> None:
+    """Time `hint` and `win_chance` at every real choice of one simple-bot game per family."""
+    rows = {}
+    for name in FAMILIES:
+        rules = get_ruleset(name)
+        bots = {side: get_bot("simple", rules, rng=random.Random(1)) for side in Player}
+        record = play_game(rules, bots, random.Random(1))
+        position, hint_ms, chance_ms = rules.start(), [], []
+        for ply in record.plies:
+            if ply.throw is not None and ply.options > 1:
+                began = time.perf_counter()
+                hint(rules, position, ply.throw)
+                hint_ms.append((time.perf_counter() - began) * 1000)
+                began = time.perf_counter()
+                win_chance(rules, position)
+                chance_ms.append((time.perf_counter() - began) * 1000)
+            if ply.transition is not None:
+                position = ply.transition.after
+            else:
+                position = rules.after_throw(position, ply.throw or 0)[1]
+        rows[name] = {
+            "positions": len(hint_ms),
+            "hint_ms": [round(statistics.median(hint_ms), 2), round(max(hint_ms), 1)],
+            "win_chance_ms": [round(statistics.median(chance_ms), 2), round(max(chance_ms), 1)],
+        }
+        print(f"hints {name}: {rows[name]}", flush=True)
+    log["hints"] = rows
+
+
 def timing(jobs: int, games: int, log: dict[str, object]) -> None:
     real = BotSpec("strong", budget_ms=DEFAULT_BUDGET_MS, max_depth=4)
     rows = []
@@ -179,6 +213,23 @@ def write_doc(log: dict[str, object]) -> None:
                     f"| {row['ruleset']} | {row[who]} | {t['choices']} | {t['median']:.2f} ms |"
                     f" {t['worst']:.1f} ms | {result} |"
                 )
+        lines.append("")
+    if "hints" in log:
+        lines += [
+            "### Hints and win chances",
+            "",
+            "`hint()` (two throws ahead, node-limited) and `win_chance()` (one throw ahead) at"
+            " every real choice of one simple-bot game per ruleset: median and worst.",
+            "",
+            "| ruleset | positions | hint | win_chance |",
+            "|---|---:|---:|---:|",
+        ]
+        for name, row in log["hints"].items():  # type: ignore[union-attr]
+            (hm, hw), (cm, cw) = row["hint_ms"], row["win_chance_ms"]
+            lines.append(
+                f"| {name} | {row['positions']} | {hm:.1f} ms, worst {hw:.0f} ms |"
+                f" {cm:.2f} ms, worst {cw:.1f} ms |"
+            )
         lines.append("")
     if "calibration" in log:
         lines += [
@@ -261,8 +312,10 @@ def main(argv: list[str] | None = None) -> int:
             matches(args.jobs, args.games, args.scholarly_games, log)
         elif stage == "timing":
             timing(args.jobs, args.timing_games, log)
-        else:
+        elif stage == "deeper":
             deeper(args.jobs, args.deeper_games, log)
+        else:
+            hints(log)
         key = f"{stage} ({', '.join(args.only)})" if stage == "calibrate" and args.only else stage
         spent[key] = round((time.perf_counter() - began) / 60, 1)
     log["stage_minutes"] = spent
