@@ -68,6 +68,9 @@ TEMPLATES: Mapping[str, str] = {
     "decide-water": N_(
         "Your piece is in the House of Waters: send it back to {to}, or throw for a {throw}."
     ),
+    "decide-water-throw": N_(
+        "Your piece is in the House of Waters: send it back to {to}, or throw the sticks."
+    ),
     "choice-move": N_("{from} to {to}"),
     "choice-none": N_("I have not moved yet"),
     "choice-throw": N_("Throw the sticks"),

@@ -398,12 +398,13 @@ class Table:
             ]
             choices.append(Choice("throw", "choice-throw", {}))
             exits = sorted(self.rules.exits.get(t.move.start, ()))
-            throw = " / ".join(map(str, exits)) or "?"
-            self.decision = Decision(
-                "decide-water", {"to": t.move.end, "throw": throw}, tuple(choices)
-            )
+            params: dict[str, Any] = {"to": t.move.end}
+            key = "decide-water-throw"
+            if exits:
+                key, params["throw"] = "decide-water", " / ".join(map(str, exits))
+            self.decision = Decision(key, params, tuple(choices))
             self._set_phase("decide", now)
-            self.say("decide-water", to=t.move.end, throw=throw)
+            self.say(key, **params)
             return
         self.decision = None
         self._set_phase("throw", now)
