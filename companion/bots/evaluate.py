@@ -66,6 +66,7 @@ class _Judge:
         self.can_expose = tuple(i + 1 not in safe for i in range(30))
         self.reach = max(rules.throw_model.values)
         self.water_index = water - 1 if water else -1
+        self._boards: dict[str, tuple[float, float, float, float, float, float]] = {}
 
     def structure(self, board: str, mine: str, theirs: str) -> Structure:
         pairs = walls = exposed = 0
@@ -83,7 +84,27 @@ class _Judge:
     def components(self, position: Position) -> tuple[float, ...]:
         """The `COMPONENTS` of ``position``, each W's count minus B's."""
         board = position.board
-        progress = float(_BORNE_OFF * (position.off_w - position.off_b))
+        on_board = self._boards.get(board)
+        if on_board is None:
+            on_board = self._board_components(board)
+            if len(self._boards) > 100_000:
+                self._boards.clear()
+            self._boards[board] = on_board
+        progress, past, water, pairs, walls, exposed = on_board
+        return (
+            progress + _BORNE_OFF * (position.off_w - position.off_b),
+            past,
+            water,
+            pairs,
+            walls,
+            exposed,
+            1.0 if position.side is Player.W else -1.0,
+        )
+
+    def _board_components(self, board: str) -> tuple[float, float, float, float, float, float]:
+        # The part that depends on the board alone, cached: a search meets the same boards
+        # again and again with another side to move or another count of pieces borne off.
+        progress = 0.0
         past = water = 0
         for i, ch in enumerate(board):
             if ch == "W":
@@ -96,7 +117,6 @@ class _Judge:
                 water -= i == self.water_index
         w = self.structure(board, "W", "B")
         b = self.structure(board, "B", "W")
-        tempo = 1.0 if position.side is Player.W else -1.0
         return (
             progress,
             float(past),
@@ -104,7 +124,6 @@ class _Judge:
             float(w.pairs - b.pairs),
             float(w.walls - b.walls),
             float(w.exposed - b.exposed),
-            tempo,
         )
 
     def score(self, position: Position, player: Player) -> float:
