@@ -41,6 +41,10 @@ __all__ = [
 DEFAULT_SCALE = 0.05  # a piece twenty squares ahead: about 73 %
 _BORNE_OFF = OFF + 4  # a borne-off piece is worth a little more than one on 30
 
+# Caches stay small: the garbage collector walks every object they hold, and a pause of that
+# walk in the middle of a search would blow the strong bot's time budget.
+_CACHE_LIMIT = 20_000
+
 # What `heuristic` adds up, each counted for W minus B, and its weight in squares of progress.
 COMPONENTS = ("progress", "past 26", "in the water", "pairs", "walls", "exposed", "tempo")
 HAND_WEIGHTS = (1.0, 2.0, -8.0, 1.5, 2.0, -2.0, 1.5)
@@ -87,7 +91,7 @@ class _Judge:
         on_board = self._boards.get(board)
         if on_board is None:
             on_board = self._board_components(board)
-            if len(self._boards) > 100_000:
+            if len(self._boards) > _CACHE_LIMIT:
                 self._boards.clear()
             self._boards[board] = on_board
         progress, past, water, pairs, walls, exposed = on_board
@@ -219,7 +223,7 @@ class Evaluator:
         else:
             parts = self._judge.components(position)
             value = _logistic(sum(w * c for w, c in zip(self.weights, parts, strict=True)))
-        if len(self._cache) > 200_000:
+        if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         self._cache[position] = value
         return value
