@@ -200,6 +200,8 @@ def test_texts_for_the_end_and_the_pauses() -> None:
     assert describe({**state, "phase": "setup"}, str)["turn"] == "Set up the pieces to start"
     bonus = {**state, "throw": {**state["throw"], "bonus": True}}
     assert describe(bonus, str)["bonus"] == "Throws again after this move"
+    rest = {**state, "throw": {**state["throw"], "value": 2, "rest": True}}
+    assert describe(rest, str)["throw"] == "Rest of the throw: 2"
     faults = {**state, "hardware": {"backend": "sim", "faults": [{"code": "x", "message": "m"}]}}
     assert describe(faults, str)["faults"] == ["m"]
     assert describe(state, str)["hand"] == ""

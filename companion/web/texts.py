@@ -140,7 +140,13 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
             else ""
         ),
         "bonus": _("Throws again after this move") if throw and throw.get("bonus") else "",
-        "throw": (_("Thrown: %(value)s") % {"value": throw.get("value")} if throw else ""),
+        "throw": (
+            ""
+            if not throw
+            else _("Rest of the throw: %(value)s") % {"value": throw.get("value")}
+            if throw.get("rest")
+            else _("Thrown: %(value)s") % {"value": throw.get("value")}
+        ),
         "moves": [
             {"move": str(m.get("move", "")), "label": _move_label(m, _)}
             for m in state.get("legal") or []
