@@ -187,6 +187,13 @@ def test_board_draws_bearing_off_entering_and_escapes_names() -> None:
     assert 'class="square last-to" data-square="30"' in svg
 
 
+def test_board_marks_the_hinted_move() -> None:
+    state = state_after_throw((1, 0, 1, 1))
+    svg = render_board({**state, "hint": {"move": "9-12", "from": 9, "to": 12}})
+    assert svg.count("halo hinted") == 1
+    assert re.search(r'data-move="9-12"[^>]*>(<title>[^<]*</title>)?<circle[^>]*halo hinted', svg)
+
+
 def test_board_tolerates_a_truncated_state() -> None:
     assert render_board({}).count('class="square') == 30
 
@@ -204,6 +211,8 @@ def test_texts_for_the_end_and_the_pauses() -> None:
     assert describe(rest, str)["throw"] == "Rest of the throw: 2"
     faults = {**state, "hardware": {"backend": "sim", "faults": [{"code": "x", "message": "m"}]}}
     assert describe(faults, str)["faults"] == ["m"]
+    bots = {**state, "bots": {"W": None, "B": "simple"}}
+    assert describe(bots, str)["bots"] == ["The computer plays Dark (simple)"]
     assert describe(state, str)["hand"] == ""
     entering = {**state, "board": "W" + "." * 29, "off": {"W": 1, "B": 0}}
     assert describe(entering, str)["hand"] == "In hand: light 3, dark 5"

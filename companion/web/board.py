@@ -179,6 +179,7 @@ def render_board(state: Mapping[str, Any], gettext: Gettext = lambda s: s) -> st
         out.append(
             _arrow(square_centre(last_ends[0]), square_centre(last_ends[1] or "off"), "last-arrow")
         )
+    hinted = str((state.get("hint") or {}).get("move", ""))
     movable: dict[int | str, str] = {}
     for entry in legal:
         start, target = _move_ends(entry)
@@ -194,11 +195,12 @@ def render_board(state: Mapping[str, Any], gettext: Gettext = lambda s: s) -> st
         move = movable.get(square)
         if move:
             label = escape(_("Move %(move)s") % {"move": move})
+            halo = " hinted" if move == hinted else ""
             out.append(
                 f'<g class="piece {cell} movable" data-move="{escape(move)}" '
                 f'data-square="{square}" role="button" '
                 f'tabindex="0" aria-label="{label}"><title>{label}</title>'
-                f'<circle cx="{x}" cy="{y}" r="27" class="halo"/>'
+                f'<circle cx="{x}" cy="{y}" r="27" class="halo{halo}"/>'
             )
             out.append(_piece(cell, x, y))
             out.append("</g>")

@@ -166,6 +166,12 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
             else None
         ),
         "board_check": "" if check.get("matches", True) else str(check.get("message", "")),
+        "bots": [
+            _("The computer plays %(player)s (%(level)s)")
+            % {"player": player_name(side, _), "level": level}
+            for side, level in sorted((state.get("bots") or {}).items())
+            if level
+        ],
         "faults": [str(f.get("message", f.get("code", ""))) for f in faults],
         "can_throw": phase == "throw",
         "over": phase == "over",

@@ -72,11 +72,12 @@
     if (turn) { turn.className = "turn side-" + t.side + (t.over ? " over" : ""); }
     setText("throw", t.throw); setText("bonus", t.bonus); setText("off", t.off); setText("hand", t.hand);
     setText("check", t.board_check);
-    var faults = $("faults");
-    if (faults) {
-      faults.innerHTML = "";
-      t.faults.forEach(function (f) { var li = document.createElement("li"); li.textContent = f; faults.appendChild(li); });
-    }
+    [["faults", t.faults], ["bots", t.bots]].forEach(function (pair) {
+      var list = $(pair[0]);
+      if (!list) { return; }
+      list.innerHTML = "";
+      pair[1].forEach(function (f) { var li = document.createElement("li"); li.textContent = f; list.appendChild(li); });
+    });
     if ($("throw-button")) { $("throw-button").hidden = !t.can_throw; }
     if ($("still-button")) { $("still-button").hidden = !t.idle; }
     if ($("hint-button")) { $("hint-button").hidden = t.moves.length === 0; }
