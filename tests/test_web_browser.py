@@ -192,9 +192,16 @@ def test_spectators_and_administration(browser: Any, tmp_path: Path) -> None:
         page.get_by_role("button", name="Enter").click()
         expect(page.get_by_role("heading", name="New game")).to_be_visible()
         shoot(page, "administration")
+        expect(page.locator("fieldset.options:visible")).to_have_count(0)  # playpalace has none
         page.locator("#ruleset").select_option("isac")
+        expect(page.locator("fieldset.options:visible")).to_have_count(1)
+        page.locator("#option-isac-rebirth_taken").select_option("stay")
         page.get_by_role("button", name="Start a new game").click()
         expect(page.locator(".flash")).to_contain_text("A new game of")
+        with companion.loop.subscribe() as states:  # the loop starts the game in its own time
+            while (state := states.get(timeout=5)) and state["ruleset"]["name"] != "isac":
+                pass
+        assert state is not None and state["ruleset"]["options"] == {"rebirth_taken": "stay"}
         page.goto(companion.url + "rules/isac")
         shoot(page, "rules")
         context.close()
