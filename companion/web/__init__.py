@@ -81,7 +81,6 @@ def create_app(
         SESSION_COOKIE_SAMESITE="Strict",
         MAX_CONTENT_LENGTH=16 * 1024,
         BABEL_TRANSLATION_DIRECTORIES=str(compile_catalogues()),
-        JSON_SORT_KEYS=False,
     )
     app.extensions["senet"] = Services(
         loop=loop,
