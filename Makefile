@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/hardware_scan.py
 	$(BIN)/python bench/serial_link.py
+	$(BIN)/python bench/loop.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
