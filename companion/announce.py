@@ -3,7 +3,8 @@
 Each English template is wrapped in `N_` (a no-op) so Babel's extractor finds it. Announcements
 carry a ``key`` and JSON-able ``params`` (square numbers, "W"/"B", throw values); `render` turns
 them into text with any ``gettext``. A ``reason`` param names a refusal of the rules engine and
-is rendered from the ``reason-*`` templates; a ``fix`` param is a list of
+is rendered from the ``reason-*`` templates (or, for a code without one, the engine's English
+sentence in ``why``); a ``fix`` param is a list of
 ``{"key": ..., "params": ...}`` steps rendered one after the other.
 """
 
@@ -91,7 +92,6 @@ TEMPLATES: Mapping[str, str] = {
         "This game is played with {model}: use the electronic throw on the page."
     ),
     "mistake-no-throw": N_("Throw first: there is no throw to move with."),
-    "mistake-not-throwing": N_("It is not time to throw: {doing}."),
     "mistake-illegal": N_("{move} is not allowed: {reason_text}."),
     "mistake-bad-input": N_("That was not understood: {problem}."),
     "mistake-no-decision": N_("There is no question waiting for an answer."),
@@ -107,14 +107,11 @@ TEMPLATES: Mapping[str, str] = {
     "mistake-internal": N_(
         "The companion could not handle that ({problem}); the game is unchanged."
     ),
-    "mistake-split": N_("This ruleset splits throws, which this companion cannot play yet."),
     # -- the physical steps in a fix -------------------------------------------------------
     "fix-put-back": N_("Put the piece back on {square}."),
     "fix-move": N_("Move the piece from {from} to {to}."),
-    "fix-place": N_("Put a piece on {square}."),
     "fix-remove": N_("Take the piece off {square}."),
     "fix-place-side": N_("Put a {side_text} piece on {square}."),
-    "fix-wait": N_("Then go on."),
     # -- the rules engine's refusals, by code ------------------------------------------------
     "reason-no-piece": N_("there is no piece of the player to move on square {0}"),
     "reason-own": N_("square {0} is taken by one of your own pieces"),
@@ -132,7 +129,28 @@ TEMPLATES: Mapping[str, str] = {
     "reason-game-over": N_("the game is over"),
     "reason-no-backward": N_("a piece on square {0} never moves backward"),
     "reason-locked": N_("the piece on square {0} cannot move"),
-    "reason-no-move": N_("no piece moves that way"),
+    "reason-marked-first": N_("a piece on a marked square ({0}) must leave it first"),
+    "reason-rolloff": N_("the players are still throwing to see who starts"),
+    "reason-opening": N_(
+        "the game starts when somebody throws a 1 and moves the front dark piece ({0}-{1})"
+    ),
+    "reason-behind": N_(
+        "a piece on its starting square waits until the piece in front of it ({0}) has gone"
+    ),
+    "reason-open-only": N_("a backward move must end on an empty square"),
+    "reason-last-row": N_("pieces bear off only when all of yours are in the last row (21-30)"),
+    "reason-waiting": N_("the light side needs a throw of 1 before its pieces may move"),
+    "reason-rescued-first": N_("the piece brought back to {0} from the water must move first"),
+    "reason-water-first": N_("the piece in the water (27) must be dealt with first"),
+    "reason-water-taken": N_("the water (27) is taken"),
+    "reason-home-row": N_("no piece may bear off while one of yours is still on squares 1-10"),
+    "reason-entered-first": N_("the piece that has just entered on square {0} must move first"),
+    "reason-same-direction": N_(
+        "every part of a split throw goes the same way: this one goes backward"
+    ),
+    "reason-blocked": N_("every square the piece could reach is taken or past the end"),
+    "reason-enter-one": N_("a piece enters only with a fresh throw of 1 onto an empty square 1"),
+    "reason-no-hand": N_("there is no piece in hand to enter"),
     "reason-end-all-borne-off": N_("all pieces borne off"),
     "reason-end-score": N_("most pieces borne off"),
 }
@@ -213,8 +231,8 @@ def render(
 def _reason(key: str, params: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
     """A refusal of the rules engine: its template takes the squares it is about, in order."""
     template = TEMPLATES.get(key)
-    if template is None:
-        return key.removeprefix("reason-")
+    if template is None:  # a refusal this companion has no words for: the engine's English
+        return str(params.get("why") or key.removeprefix("reason-"))
     squares = ["off the board" if s == 31 else str(s) for s in params.get("squares", ())]
     try:
         return gettext(template).format(*squares, *[""] * 3)

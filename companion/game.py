@@ -521,7 +521,11 @@ class Table:
                 return
         why = refusal(self.rules, self.position, self.throw["value"], move)
         raise _Refused(
-            "mistake-illegal", move=str(move), reason=why.code, squares=list(why.squares)
+            "mistake-illegal",
+            move=str(move),
+            reason=why.code,
+            squares=list(why.squares),
+            why=self.rules.explain(why, self.position),
         )
 
     def _decide(self, choice: str, now: float) -> None:
@@ -605,7 +609,11 @@ class Table:
             raise _Refused("mistake-press-empty", side=side.value, square=square)
         why = refusal(self.rules, self.position, self.throw["value"], Move(square, OFF))
         raise _Refused(
-            "mistake-press", reason=why.code, squares=list(why.squares), **{"from": square}
+            "mistake-press",
+            reason=why.code,
+            squares=list(why.squares),
+            why=self.rules.explain(why, self.position),
+            **{"from": square},
         )
 
     # -- the presence board -------------------------------------------------------------------

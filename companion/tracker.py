@@ -236,7 +236,13 @@ def mismatch(
         if len(extra) <= 1:
             to = extra[0] if extra else OFF
             why = refusal(rules, position, throw, Move(start, to))
-            params = {"from": start, "to": to, "reason": why.code, "squares": list(why.squares)}
+            params = {
+                "from": start,
+                "to": to,
+                "reason": why.code,
+                "squares": list(why.squares),
+                "why": rules.explain(why, position),
+            }
             if not extra:
                 fix = [_step("fix-put-back", square=start)]
                 return Mismatch("mistake-lifted", {**params, "fix": fix}, extra, missing)

@@ -98,3 +98,19 @@ def test_every_template_is_marked_for_extraction() -> None:
     }
     assert set(TEMPLATES.values()) <= marked
     assert set(announce.SIDES.values()) <= marked
+
+
+def test_every_refusal_of_every_ruleset_has_words() -> None:
+    import companion.rules as rules_package
+
+    root = Path(rules_package.__file__).parent
+    codes = set()
+    for path in root.rglob("*.py"):
+        codes |= set(re.findall(r'Refusal\("([a-z0-9-]+)"', path.read_text(encoding="utf-8")))
+    missing = sorted(code for code in codes if "reason-" + code not in TEMPLATES)
+    assert not missing
+
+
+def test_a_refusal_without_words_falls_back_to_the_engines_sentence() -> None:
+    params = {"move": "1-2", "reason": "brand-new", "why": "the engine says no"}
+    assert render("mistake-illegal", params) == "1-2 is not allowed: the engine says no."
