@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/hardware_scan.py
 	$(BIN)/python bench/serial_link.py
+	$(BIN)/python bench/loop.py
 	$(BIN)/python bench/bots.py
 
 clean:
