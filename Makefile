@@ -30,8 +30,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
 	$(BIN)/python bench/serial_link.py
-	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/loop.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

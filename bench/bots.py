@@ -252,18 +252,21 @@ def write_doc(log: dict[str, object]) -> None:
             "### Ruleset statistics",
             "",
             "`senet-companion rules stats`: simple bot against simple bot, seed 0; cached for the"
-            " rules page in `companion/data/stats/`.",
+            " rules page in `companion/data/stats/`. Unfinished: still running after 4,000 throws"
+            " (with the home-row option of Kendall's rules, a wall and pieces left at home can"
+            " block both sides for good).",
             "",
-            "| ruleset | games | moves (mean) | first player won | captures | water | per game |",
-            "|---|---:|---:|---:|---:|---:|---|",
+            "| ruleset | games | unfinished | moves (mean) | first player won | captures | water |"
+            " per game |",
+            "|---|---:|---:|---:|---:|---:|---:|---|",
         ]
         for name, data in log["stats"].items():  # type: ignore[union-attr]
             first = data["first_player"]
-            per = data["per_game"]
+            per, length = data["per_game"], data["length"]
             lines.append(
-                f"| {name} | {data['games']} | {data['length']['moves_mean']} |"
+                f"| {name} | {data['games']} | {data['unfinished']} | {length['moves_mean']} |"
                 f" {first['side']} {first['share']:.1%} | {per['captures']} | {per['water']} |"
-                f" {data['length']['throws_mean']} throws |"
+                f" {length['throws_mean']} throws |"
             )
         lines.append("")
     section = "\n".join(lines).rstrip() + "\n"
@@ -288,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant-stats-games", type=int, default=300)
     parser.add_argument("--timing-games", type=int, default=4)
     parser.add_argument("--deeper-games", type=int, default=300)
+    parser.add_argument(
+        "--doc-only", action="store_true", help="rewrite the docs section from the results file"
+    )
     parser.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES[:4]))
     parser.add_argument(
         "--only", nargs="+", default=[], choices=FAMILIES, help="calibrate these families only"
@@ -299,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     log["machine"] = (
         f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.machine()}"
     )
+    if args.doc_only:
+        write_doc(log)
+        return 0
     spent: dict[str, float] = dict(log.get("stage_minutes", {}))  # type: ignore[call-overload]
     for stage in STAGES:
         if stage not in args.stages:
