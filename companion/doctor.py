@@ -3,9 +3,13 @@
 Each check returns a :class:`Finding`: OK, WARN (works, but not as a museum would want) or
 FAIL (the service will not work), with a sentence saying what was seen and, when it is not OK,
 one saying how to fix it. The checks read the machine only through :class:`Probes`, so every
-failure can be simulated. ``hardware`` is the backend the service is started with (``sim``,
-``gpio``, ``serial``...): a missing Raspberry Pi is a failure for ``gpio`` but only a warning
-when the backend is not known.
+failure can be simulated.
+
+Besides the configuration file, the doctor reads the deployment's choices where the service's
+unit reads them, ``/etc/default/senet-companion``: ``SENET_HARDWARE`` (the backend: ``gpio``,
+``serial``, ``serial:PORT``, ``sim``), ``SENET_HOST`` and ``SENET_PORT`` (where the page
+listens). A missing Raspberry Pi is a failure for ``gpio`` but only a warning when the backend
+is not known.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from companion.logging_setup import parse_level
 
 __all__ = [
     "DEFAULT_CONFIG",
+    "Choices",
     "Finding",
     "Settings",
     "Status",
     "exit_status",
     "format_report",
     "load_settings",
+    "read_deployment",
     "run_checks",
 ]
 
@@ -41,7 +47,7 @@ DEFAULT_CONFIG = Path("/etc/senet-companion/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/senet-companion")
 JOURNAL_FILE = "journal.sqlite3"
 DEFAULT_WEB_HOST = "0.0.0.0"
-DEFAULT_WEB_PORT = 8000
+DEFAULT_WEB_PORT = 80
 BOARD_VID, BOARD_PID = 0x2E8A, 0x0005  # a Raspberry Pi Pico running MicroPython
 MINIMUM_PYTHON = (3, 11)
 LOW_DISK_BYTES = 100 * 1024 * 1024
@@ -79,6 +85,7 @@ class Settings:
 
     path: Path | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    hardware: str | None = None
     web_host: str = DEFAULT_WEB_HOST
     web_port: int = DEFAULT_WEB_PORT
     journal: Path = DEFAULT_STATE_DIR / JOURNAL_FILE
@@ -105,13 +112,9 @@ def _validate_serial(text: str, data: Mapping[str, Any], source: str, probes: Pr
 
 
 def _validate_web(text: str, data: Mapping[str, Any], source: str, probes: Probes) -> None:
-    web = _table(data, "web")
-    if "port" in web:
-        port = web["port"]
-        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-            raise ValueError(f"[web] port must be a whole number from 1 to 65535, got {port!r}")
-    if "host" in web and not isinstance(web["host"], str):
-        raise ValueError(f'[web] host must be text such as "0.0.0.0", got {web["host"]!r}')
+    config_class = probes.import_attribute("companion.web.config", "WebConfig")
+    if config_class is not None and "web" in data:
+        config_class.from_mapping(_table(data, "web"))
 
 
 def _validate_journal(text: str, data: Mapping[str, Any], source: str, probes: Probes) -> None:
@@ -151,30 +154,60 @@ def _usb_id(value: object, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
+def read_deployment(path: Path) -> dict[str, str]:
+    """The ``KEY=VALUE`` lines of a systemd environment file; {} when there is none."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    values = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;" or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """What the command line says, overriding the deployment file."""
+
+    hardware: str | None = None
+    host: str | None = None
+    port: int | None = None
+
+
 def _settings_from(
-    path: Path | None, data: Mapping[str, Any], environ: Mapping[str, str]
+    path: Path | None, data: Mapping[str, Any], probes: Probes, choices: Choices
 ) -> Settings:
     """Read what the checks use, leniently: a wrong value was already reported by validation."""
+    environ = probes.environ
+    deployment = read_deployment(probes.deployment_file)
 
     def table(name: str) -> Mapping[str, Any]:
         value = data.get(name)
         return value if isinstance(value, Mapping) else {}
 
-    web, journal, serial, hardware = (
-        table("web"),
-        table("journal"),
-        table("serial"),
-        table("hardware"),
-    )
-    port = web.get("port")
+    journal, serial, hardware = table("journal"), table("serial"), table("hardware")
+    try:
+        port = int(deployment.get("SENET_PORT", DEFAULT_WEB_PORT))
+    except ValueError:
+        port = DEFAULT_WEB_PORT
+    port = choices.port or port
     state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or DEFAULT_STATE_DIR)
     journal_path = journal.get("path")
     serial_port = serial.get("port")
     return Settings(
         path=path,
         data=data,
-        web_host=web["host"] if isinstance(web.get("host"), str) else DEFAULT_WEB_HOST,
-        web_port=port if isinstance(port, int) and 1 <= port <= 65535 else DEFAULT_WEB_PORT,
+        hardware=choices.hardware or deployment.get("SENET_HARDWARE") or None,
+        web_host=choices.host or deployment.get("SENET_HOST") or DEFAULT_WEB_HOST,
+        web_port=port if 1 <= port <= 65535 else DEFAULT_WEB_PORT,
         journal=Path(journal_path)
         if isinstance(journal_path, str) and journal_path
         else state_dir / JOURNAL_FILE,
@@ -185,14 +218,22 @@ def _settings_from(
 
 
 def load_settings(
-    path: Path | None, probes: Probes, validators: Sequence[Validator] = VALIDATORS
+    path: Path | None,
+    probes: Probes,
+    choices: Choices | None = None,
+    validators: Sequence[Validator] = VALIDATORS,
 ) -> tuple[Settings, Finding]:
     """Read and validate the configuration file; the finding says whether it is usable."""
     name = "configuration"
     example = "deploy/config.example.toml"
+    choices = Choices() if choices is None else choices
+
+    def settings(data: Mapping[str, Any]) -> Settings:
+        return _settings_from(path, data, probes, choices)
+
     if path is None:
         if not DEFAULT_CONFIG.exists():
-            return _settings_from(None, {}, probes.environ), Finding(
+            return settings({}), Finding(
                 name,
                 Status.WARN,
                 f"no configuration file at {DEFAULT_CONFIG}: the built-in defaults are used",
@@ -203,24 +244,24 @@ def load_settings(
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return _settings_from(path, {}, probes.environ), Finding(
+        return settings({}), Finding(
             name, Status.FAIL, f"{path} does not exist", f"check the path, or copy {example} there"
         )
     except PermissionError:
-        return _settings_from(path, {}, probes.environ), Finding(
+        return settings({}), Finding(
             name,
             Status.FAIL,
             f"{probes.user_name()} may not read {path}",
-            f"sudo chmod 644 {path} (it holds no secrets)",
+            f"sudo chgrp senet {path} && sudo chmod 640 {path} (it may hold the PIN)",
         )
     except (OSError, UnicodeDecodeError) as exc:
-        return _settings_from(path, {}, probes.environ), Finding(
+        return settings({}), Finding(
             name, Status.FAIL, f"{path} cannot be read: {exc}", "save it again as UTF-8 text"
         )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return _settings_from(path, {}, probes.environ), Finding(
+        return settings({}), Finding(
             name,
             Status.FAIL,
             f"{path} is not valid TOML: {exc}",
@@ -232,18 +273,17 @@ def load_settings(
             validate(text, data, str(path), probes)
         except ValueError as exc:
             problems.append(str(exc))
-    settings = _settings_from(path, data, probes.environ)
     if problems:
-        return settings, Finding(
+        return settings(data), Finding(
             name,
             Status.FAIL,
             f"{path}: " + "; ".join(problems),
             f"edit {path} as the message says; {example} shows every table",
         )
-    return settings, Finding(name, Status.OK, f"{path} is valid")
+    return settings(data), Finding(name, Status.OK, f"{path} is valid")
 
 
-def check_python(settings: Settings, probes: Probes, hardware: str | None) -> Finding:
+def check_python(settings: Settings, probes: Probes) -> Finding:
     version = ".".join(str(n) for n in probes.python_version)
     if tuple(probes.python_version[:2]) < MINIMUM_PYTHON:
         return Finding(
@@ -255,8 +295,9 @@ def check_python(settings: Settings, probes: Probes, hardware: str | None) -> Fi
     return Finding("python", Status.OK, f"Python {version}")
 
 
-def check_gpio(settings: Settings, probes: Probes, hardware: str | None) -> Finding:
+def check_gpio(settings: Settings, probes: Probes) -> Finding:
     name = "gpio"
+    hardware = settings.hardware
     needed = hardware is None or hardware == "gpio"
     if not needed or settings.pin_factory == "mock":
         return Finding(name, Status.OK, f"not used by the {hardware or 'mock'} backend")
@@ -313,8 +354,9 @@ def check_gpio(settings: Settings, probes: Probes, hardware: str | None) -> Find
     return Finding(name, Status.OK, f"{model}: {len(chips)} GPIO chip(s), pin library {library}")
 
 
-def check_serial(settings: Settings, probes: Probes, hardware: str | None) -> Finding:
+def check_serial(settings: Settings, probes: Probes) -> Finding:
     name = "serial"
+    hardware = settings.hardware
     needed = hardware is not None and hardware.split(":", 1)[0] == "serial"
     explicit = hardware.split(":", 1)[1] if needed and hardware and ":" in hardware else None
     wanted = explicit or settings.serial_port
@@ -353,7 +395,7 @@ def check_serial(settings: Settings, probes: Probes, hardware: str | None) -> Fi
     return Finding(name, Status.OK, f"board on {device} ({description})")
 
 
-def check_journal(settings: Settings, probes: Probes, hardware: str | None) -> Finding:
+def check_journal(settings: Settings, probes: Probes) -> Finding:
     name = "journal"
     journal = settings.journal
     directory = journal.parent
@@ -416,7 +458,7 @@ def _quick_check(journal: Path) -> str:
     return "" if result == "ok" else result
 
 
-def check_port(settings: Settings, probes: Probes, hardware: str | None) -> Finding:
+def check_port(settings: Settings, probes: Probes) -> Finding:
     name = "port"
     host, port = settings.web_host, settings.web_port
     where = f"port {port} on {host}"
@@ -455,7 +497,7 @@ def check_port(settings: Settings, probes: Probes, hardware: str | None) -> Find
     return Finding(name, Status.OK, f"{where} is free")
 
 
-def check_network_name(settings: Settings, probes: Probes, hardware: str | None) -> Finding:
+def check_network_name(settings: Settings, probes: Probes) -> Finding:
     name = "network name"
     host = probes.hostname().split(".")[0]
     if not probes.avahi_running():
@@ -477,7 +519,7 @@ def check_network_name(settings: Settings, probes: Probes, hardware: str | None)
     return Finding(name, Status.OK, f"phones reach this machine as {NETWORK_NAME}.local")
 
 
-Check = Callable[[Settings, Probes, str | None], Finding]
+Check = Callable[[Settings, Probes], Finding]
 CHECKS: tuple[Check, ...] = (
     check_python,
     check_gpio,
@@ -491,17 +533,17 @@ CHECKS: tuple[Check, ...] = (
 def run_checks(
     config: Path | None,
     probes: Probes | None = None,
-    hardware: str | None = None,
+    choices: Choices | None = None,
     checks: Sequence[Check] = CHECKS,
     validators: Sequence[Validator] = VALIDATORS,
 ) -> list[Finding]:
     """Every finding, the configuration's first; a check that breaks is a FAIL, not a crash."""
     probes = Probes() if probes is None else probes
-    settings, config_finding = load_settings(config, probes, validators)
+    settings, config_finding = load_settings(config, probes, choices, validators)
     findings = [config_finding]
     for check in checks:
         try:
-            findings.append(check(settings, probes, hardware))
+            findings.append(check(settings, probes))
         except Exception as exc:
             label = check.__name__.removeprefix("check_").replace("_", " ")
             findings.append(

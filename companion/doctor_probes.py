@@ -180,6 +180,7 @@ class Probes:
     user_name: Callable[[], str] = user_name
     working_directory: Callable[[], Path] = Path.cwd
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    deployment_file: Path = Path("/etc/default/senet-companion")
     import_attribute: Callable[[str, str], Any] = import_attribute
 
 

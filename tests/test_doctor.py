@@ -13,7 +13,15 @@ import pytest
 
 from companion import doctor
 from companion.cli import main
-from companion.doctor import Finding, Status, exit_status, format_report, run_checks
+from companion.doctor import (
+    Choices,
+    Finding,
+    Status,
+    exit_status,
+    format_report,
+    read_deployment,
+    run_checks,
+)
 from companion.doctor_probes import PortInfo, Probes, bind, can_write_in, load_pin_factory
 
 PI = "Raspberry Pi 4 Model B Rev 1.4"
@@ -34,15 +42,12 @@ def state(tmp_path: Path) -> Path:
 @pytest.fixture
 def config(tmp_path: Path, state: Path) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text(
-        f'[web]\nhost = "127.0.0.1"\nport = 8080\n\n[journal]\npath = "{state}/journal.sqlite3"\n'
-        '\n[logging]\nlevel = "info"\n'
-    )
+    path.write_text(f'[journal]\npath = "{state}/journal.sqlite3"\n\n[logging]\nlevel = "info"\n')
     return path
 
 
 @pytest.fixture
-def healthy() -> Probes:
+def healthy(tmp_path: Path) -> Probes:
     """A Raspberry Pi where everything is right."""
 
     def bind_ok(host: str, port: int) -> None:
@@ -64,6 +69,7 @@ def healthy() -> Probes:
         user_name=lambda: "senet",
         working_directory=lambda: Path("/var/lib/senet-companion"),
         environ={"LG_WD": "/run/senet-companion"},
+        deployment_file=tmp_path / "no-deployment-file",
         import_attribute=_no_module,
     )
 
@@ -72,12 +78,20 @@ def _by_check(findings: list[Finding]) -> dict[str, Finding]:
     return {f.check: f for f in findings}
 
 
-def _finding(config: Path, probes: Probes, check: str, hardware: str | None = None) -> Finding:
-    return _by_check(run_checks(config, probes, hardware))[check]
+def _finding(
+    config: Path,
+    probes: Probes,
+    check: str,
+    hardware: str | None = None,
+    host: str | None = "127.0.0.1",
+    port: int | None = 8080,
+) -> Finding:
+    findings = run_checks(config, probes, Choices(hardware, host, port))
+    return _by_check(findings)[check]
 
 
 def test_a_healthy_pi_passes_every_check(config: Path, healthy: Probes) -> None:
-    findings = run_checks(config, healthy, hardware="gpio")
+    findings = run_checks(config, healthy, Choices(hardware="gpio", port=8080))
     assert [f.status for f in findings] == [Status.OK] * 7, format_report(findings)
     assert [f.check for f in findings] == [
         "configuration",
@@ -226,7 +240,7 @@ def test_a_missing_configuration_file_fails(tmp_path: Path, healthy: Probes) -> 
 
 def test_broken_toml_names_the_line(tmp_path: Path, healthy: Probes) -> None:
     path = tmp_path / "broken.toml"
-    path.write_text("[web]\nport = \n")
+    path.write_text("[journal]\npath = \n")
     findings = run_checks(path, healthy)
     found = _by_check(findings)["configuration"]
     assert found.status is Status.FAIL
@@ -237,10 +251,10 @@ def test_broken_toml_names_the_line(tmp_path: Path, healthy: Probes) -> None:
 
 def test_wrong_values_are_each_named(tmp_path: Path, healthy: Probes) -> None:
     path = tmp_path / "wrong.toml"
-    path.write_text('[web]\nport = 99999\nhost = 7\n[logging]\nlevel = "loud"\n')
+    path.write_text('[journal]\npath = 7\n[logging]\nlevel = "loud"\n')
     found = _finding(path, healthy, "configuration")
     assert found.status is Status.FAIL
-    assert "[web] port must be a whole number from 1 to 65535, got 99999" in found.summary
+    assert "[journal] path must be a file path as text, got 7" in found.summary
     assert "unknown log level 'loud'" in found.summary
 
 
@@ -258,16 +272,22 @@ def test_an_unreadable_configuration_fails(
     found = _finding(config, replace(healthy, user_name=lambda: "pi"), "configuration")
     assert found.status is Status.FAIL
     assert found.summary == f"pi may not read {config}"
-    assert "chmod 644" in found.fix
+    assert "chmod 640" in found.fix
 
 
-def test_the_hardware_and_serial_readers_are_borrowed(config: Path, healthy: Probes) -> None:
+def test_the_hardware_web_and_serial_readers_are_borrowed(config: Path, healthy: Probes) -> None:
     seen: list[str] = []
 
     class SerialConfig:
         @classmethod
         def from_table(cls, table: object) -> None:
             seen.append(f"serial {table}")
+
+    class WebConfig:
+        @classmethod
+        def from_mapping(cls, table: object) -> None:
+            seen.append(f"web {table}")
+            raise ValueError("[web] pin must be 4 to 12 digits, written as a string")
 
     def parse_config(text: str, source: str) -> None:
         seen.append(f"hardware {source}")
@@ -277,13 +297,19 @@ def test_the_hardware_and_serial_readers_are_borrowed(config: Path, healthy: Pro
         return {
             ("hardware.config", "parse_config"): parse_config,
             ("firmware_bridge.config", "SerialConfig"): SerialConfig,
+            ("companion.web.config", "WebConfig"): WebConfig,
         }.get((module, name))
 
-    config.write_text(config.read_text() + '\n[serial]\nport = "/dev/ttyACM0"\n')
+    config.write_text(config.read_text() + '\n[serial]\nport = "/dev/ttyACM0"\n[web]\npin = "1"\n')
     found = _finding(config, replace(healthy, import_attribute=modules), "configuration")
-    assert seen == [f"hardware {config}", "serial {'port': '/dev/ttyACM0'}"]
+    assert seen == [
+        f"hardware {config}",
+        "serial {'port': '/dev/ttyACM0'}",
+        "web {'pin': '1'}",
+    ]
     assert found.status is Status.FAIL
     assert "unknown key 'pins' in [hardware]" in found.summary
+    assert "[web] pin must be 4 to 12 digits" in found.summary
 
 
 def test_no_configuration_at_all_is_a_warning(
@@ -363,38 +389,35 @@ def test_a_port_held_by_another_program_fails(
     tmp_path: Path, state: Path, healthy: Probes, busy_port: int
 ) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(
-        f'[web]\nhost = "127.0.0.1"\nport = {busy_port}\n[journal]\npath = "{state}/j.db"\n'
-    )
-    found = _finding(path, replace(healthy, bind=bind), "port")
+    path.write_text(f'[journal]\npath = "{state}/j.db"\n')
+    found = _finding(path, replace(healthy, bind=bind), "port", port=busy_port)
     assert found.status is Status.FAIL
     assert f"port {busy_port} on 127.0.0.1 is in use by another program" == found.summary
     assert f"sport = :{busy_port}" in found.fix
     running = replace(healthy, bind=bind, service_active=lambda: True)
-    assert _finding(path, running, "port").summary.endswith("is served by the running service")
+    summary = _finding(path, running, "port", port=busy_port).summary
+    assert summary.endswith("is served by the running service")
 
 
 def test_a_free_port_passes_with_the_real_probe(config: Path, healthy: Probes) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         free = sock.getsockname()[1]
-    config.write_text(config.read_text().replace("port = 8080", f"port = {free}"))
-    assert _finding(config, replace(healthy, bind=bind), "port").status is Status.OK
+    assert _finding(config, replace(healthy, bind=bind), "port", port=free).status is Status.OK
 
 
 def test_a_privileged_port_without_the_capability_warns(config: Path, healthy: Probes) -> None:
     def denied(host: str, port: int) -> None:
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    config.write_text(config.read_text().replace("port = 8080", "port = 80"))
-    found = _finding(config, replace(healthy, bind=denied, user_name=lambda: "pi"), "port")
+    probes = replace(healthy, bind=denied, user_name=lambda: "pi")
+    found = _finding(config, probes, "port", port=80)
     assert found.status is Status.WARN
     assert "CAP_NET_BIND_SERVICE" in found.summary
 
 
 def test_a_host_that_is_not_ours_fails(config: Path, healthy: Probes) -> None:
-    config.write_text(config.read_text().replace("127.0.0.1", "192.0.2.1"))
-    found = _finding(config, replace(healthy, bind=bind), "port")
+    found = _finding(config, replace(healthy, bind=bind), "port", host="192.0.2.1")
     assert found.status is Status.FAIL
     assert found.summary == "192.0.2.1 is not an address of this machine"
 
@@ -419,7 +442,7 @@ def test_another_hostname_is_explained(config: Path, healthy: Probes) -> None:
 
 
 def test_a_crashing_check_becomes_a_failure(config: Path, healthy: Probes) -> None:
-    def exploding(settings: object, probes: object, hardware: object) -> Finding:
+    def exploding(settings: object, probes: object) -> Finding:
         raise KeyError("boom")
 
     findings = run_checks(config, healthy, checks=[exploding])
@@ -462,3 +485,32 @@ def test_the_command_prints_and_returns_the_status(
         "summary": f"{path} does not exist",
         "fix": "check the path, or copy deploy/config.example.toml there",
     }
+
+
+def test_the_deployment_file_supplies_backend_and_port(config: Path, healthy: Probes) -> None:
+    deployment = healthy.deployment_file
+    deployment.write_text(
+        "# written by deploy/install.sh\nSENET_HARDWARE=serial\nSENET_PORT='8081'\n"
+        'SENET_HOST="127.0.0.1"\n; a comment\nnot a setting\n'
+    )
+    assert read_deployment(deployment) == {
+        "SENET_HARDWARE": "serial",
+        "SENET_PORT": "8081",
+        "SENET_HOST": "127.0.0.1",
+    }
+    findings = _by_check(run_checks(config, healthy))
+    assert findings["gpio"].summary == "not used by the serial backend"
+    assert findings["port"].summary == "port 8081 on 127.0.0.1 is free"
+    # The command line wins over the file.
+    findings = _by_check(run_checks(config, healthy, Choices(hardware="sim", port=9000)))
+    assert findings["serial"].summary == "not used by the sim backend"
+    assert findings["port"].summary == "port 9000 on 127.0.0.1 is free"
+
+
+def test_a_bad_port_on_the_command_line_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["doctor", "--port", "eighty"])
+    assert exc.value.code == 2
+    assert "'eighty' is not a port number from 1 to 65535" in capsys.readouterr().err

@@ -1,4 +1,6 @@
-"""``senet-companion doctor [--config FILE] [--hardware SPEC] [--json]``: check this machine.
+"""``senet-companion doctor``: check this machine before (and after) installing the service.
+
+    senet-companion doctor [--config FILE] [--hardware SPEC] [--host H] [--port N] [--json]
 
 Prints one line per check (OK, WARN or FAIL) and, for each problem, how to fix it. Exit status
 0 when the companion can run (warnings allowed), 1 when something stops it.
@@ -32,16 +34,35 @@ def register(sub: Any) -> None:
         "--hardware",
         metavar="SPEC",
         help="the backend the service uses (gpio, serial, serial:PORT, sim); "
-        "checks what that backend needs",
+        "default: SENET_HARDWARE from /etc/default/senet-companion",
+    )
+    parser.add_argument(
+        "--host", help="the address the page listens on (default: SENET_HOST, else 0.0.0.0)"
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        help="the port the page listens on (default: SENET_PORT, else 80)",
     )
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     parser.set_defaults(func=_doctor)
 
 
-def _doctor(args: argparse.Namespace) -> int:
-    from companion.doctor import exit_status, format_report, run_checks
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number from 1 to 65535")
+    return port
 
-    findings = run_checks(args.config, hardware=args.hardware)
+
+def _doctor(args: argparse.Namespace) -> int:
+    from companion.doctor import Choices, exit_status, format_report, run_checks
+
+    choices = Choices(hardware=args.hardware, host=args.host, port=args.port)
+    findings = run_checks(args.config, choices=choices)
     if args.json:
         print(json.dumps([f.as_dict() for f in findings], indent=2))
     else:
