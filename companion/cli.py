@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from companion import __version__
 
 # Each name is a module of companion.commands with a ``register(subparsers)`` function.
-COMMANDS = ("rules", "doctor")
+COMMANDS = ("rules", "replay", "doctor")
 
 EXIT_USAGE = 2
 
