@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.doctor_probes import Probes, describe_os_error
+from companion.locations import DEFAULT_CONFIG, journal_path
 from companion.logging_setup import parse_level
 
 __all__ = [
@@ -43,9 +44,6 @@ __all__ = [
     "run_checks",
 ]
 
-DEFAULT_CONFIG = Path("/etc/senet-companion/config.toml")
-DEFAULT_STATE_DIR = Path("/var/lib/senet-companion")
-JOURNAL_FILE = "journal.sqlite3"
 DEFAULT_WEB_HOST = "0.0.0.0"
 DEFAULT_WEB_PORT = 80
 BOARD_VID, BOARD_PID = 0x2E8A, 0x0005  # a Raspberry Pi Pico running MicroPython
@@ -88,7 +86,7 @@ class Settings:
     hardware: str | None = None
     web_host: str = DEFAULT_WEB_HOST
     web_port: int = DEFAULT_WEB_PORT
-    journal: Path = DEFAULT_STATE_DIR / JOURNAL_FILE
+    journal: Path = field(default_factory=journal_path)
     serial_port: str | None = None
     board_ids: tuple[int, int] = (BOARD_VID, BOARD_PID)
     pin_factory: str = ""
@@ -193,14 +191,12 @@ def _settings_from(
         value = data.get(name)
         return value if isinstance(value, Mapping) else {}
 
-    journal, serial, hardware = table("journal"), table("serial"), table("hardware")
+    serial, hardware = table("serial"), table("hardware")
     try:
         port = int(deployment.get("SENET_PORT", DEFAULT_WEB_PORT))
     except ValueError:
         port = DEFAULT_WEB_PORT
     port = choices.port or port
-    state_dir = Path(environ.get("STATE_DIRECTORY", "").split(":")[0] or DEFAULT_STATE_DIR)
-    journal_path = journal.get("path")
     serial_port = serial.get("port")
     return Settings(
         path=path,
@@ -208,9 +204,7 @@ def _settings_from(
         hardware=choices.hardware or deployment.get("SENET_HARDWARE") or None,
         web_host=choices.host or deployment.get("SENET_HOST") or DEFAULT_WEB_HOST,
         web_port=port if 1 <= port <= 65535 else DEFAULT_WEB_PORT,
-        journal=Path(journal_path)
-        if isinstance(journal_path, str) and journal_path
-        else state_dir / JOURNAL_FILE,
+        journal=journal_path(data, environ),
         serial_port=serial_port if isinstance(serial_port, str) and serial_port else None,
         board_ids=(_usb_id(serial.get("vid"), BOARD_VID), _usb_id(serial.get("pid"), BOARD_PID)),
         pin_factory=hardware["pin_factory"] if isinstance(hardware.get("pin_factory"), str) else "",

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion.locations import DEPLOYMENT_FILE
+
 __all__ = ["PortInfo", "Probes", "SerialPort"]
 
 DEVICE_TREE_MODELS = (
@@ -180,7 +182,7 @@ class Probes:
     user_name: Callable[[], str] = user_name
     working_directory: Callable[[], Path] = Path.cwd
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    deployment_file: Path = Path("/etc/default/senet-companion")
+    deployment_file: Path = DEPLOYMENT_FILE
     import_attribute: Callable[[str, str], Any] = import_attribute
 
 
