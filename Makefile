@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	./deploy/tests-setup
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
