@@ -285,3 +285,23 @@ def test_the_example_configuration_is_valid_as_installed(tmp_path: Path) -> None
     path.write_text(text)
     _, finding = load_settings(path, Probes())
     assert finding.summary == f"{path} is valid"
+
+
+@pytest.mark.parametrize(("ci", "status"), [("true", 1), ("", 0)])
+def test_tests_setup_without_systemd_analyze_or_root(tmp_path: Path, ci: str, status: int) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake_id = bin_dir / "id"
+    fake_id.write_text("#!/bin/sh\necho 1000\n")
+    fake_id.chmod(0o755)
+    result = subprocess.run(
+        ["/bin/bash", str(DEPLOY / "tests-setup")],
+        capture_output=True,
+        text=True,
+        env={"PATH": str(bin_dir), "CI": ci},
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == status
+    assert "systemd-analyze is missing and installing it needs root" in result.stderr
+    assert ("will be skipped" in result.stderr) is (status == 0)
