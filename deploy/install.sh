@@ -119,7 +119,12 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
 say "installing the companion from $SOURCE"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$SOURCE"
+# pip builds in the folder it is given: a clean copy keeps build leftovers out of the source
+# (and stale ones out of the program).
+build="$(mktemp -d)"
+trap 'rm -rf "$build"' EXIT
+tar -C "$SOURCE" --exclude='*/.*' --exclude=build --exclude='*.egg-info' -cf - . | tar -C "$build" -xf -
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$build"
 
 # The configuration: written once, then it is the owner's.
 install -d -m 0755 "$ETC" "$(dirname "$DEFAULTS")" "$UNITS" "$JOURNALD" "$AVAHI"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -36,6 +37,8 @@ if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     mkdir -p "$dir/bin"
     cp "$0" "$dir/bin/python"
 elif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
+    (cd "${@: -1}" && find . -type f | sed 's|^\\./||' | LC_ALL=C sort) \\
+        > "$(dirname "$FAKE_LOG")/copied-files"
     bin="$(dirname "$0")"
     printf '#!/bin/sh\\nexit 0\\n' > "$bin/senet-companion"
     chmod +x "$bin/senet-companion"
@@ -43,6 +46,12 @@ elif [ "$1" = "-c" ]; then
     printf '[hardware]\\n# the shipped defaults\\n'
 fi
 """
+
+
+def _left_out(relative: Path) -> bool:
+    """What install.sh leaves out of the copy it builds from."""
+    parts = relative.parts
+    return any(p.startswith(".") or p == "build" or p.endswith(".egg-info") for p in parts)
 
 
 def unit_entries(path: Path) -> list[tuple[str, str, str]]:
@@ -197,7 +206,15 @@ def test_install_puts_every_file_in_place(installed: Path, tmp_path: Path) -> No
 
     log = (tmp_path / "python.log").read_text().splitlines()
     assert log[0] == f"python -m venv --system-site-packages {installed}/opt/senet-companion/venv"
-    assert f"-m pip install --quiet --disable-pip-version-check --upgrade {REPO}" in log[1]
+    assert "-m pip install --quiet --disable-pip-version-check --upgrade /" in log[1]
+    # pip was given a clean copy of the source, removed afterwards.
+    copy = Path(log[1].rsplit(" ", 1)[1])
+    assert copy != REPO and not copy.exists()
+    assert (tmp_path / "copied-files").read_text().splitlines() == sorted(
+        str(p.relative_to(REPO))
+        for p in REPO.rglob("*")
+        if p.is_file() and not _left_out(p.relative_to(REPO))
+    )
 
 
 def test_installing_again_updates_the_program_and_keeps_the_configuration(
@@ -305,3 +322,35 @@ def test_tests_setup_without_systemd_analyze_or_root(tmp_path: Path, ci: str, st
     assert result.returncode == status
     assert "systemd-analyze is missing and installing it needs root" in result.stderr
     assert ("will be skipped" in result.stderr) is (status == 0)
+
+
+@pytest.mark.slow
+def test_a_real_install_into_a_root_gives_a_working_program(tmp_path: Path) -> None:
+    """The script with the real python3 -m venv and pip (dependencies left out, for speed)."""
+    root = tmp_path / "root"
+    env = {**os.environ, "PYTHON": sys.executable, "PIP_NO_DEPS": "1"}
+    env.pop("VIRTUAL_ENV", None)
+    result = subprocess.run(
+        ["bash", str(DEPLOY / "install.sh"), "--root", str(root), "--hardware", "sim"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    venv = root / "opt/senet-companion/venv"
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    config = root / "etc/senet-companion/config.toml"
+    doctor = subprocess.run(
+        [str(venv / "bin/senet-companion"), "doctor", "--config", str(config), "--json"],
+        capture_output=True,
+        text=True,
+        env={**env, "STATE_DIRECTORY": str(tmp_path)},
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    findings = {f["check"]: f for f in json.loads(doctor.stdout)}
+    assert findings["configuration"]["status"] == "OK", findings["configuration"]
+    assert findings["python"]["status"] == "OK"
