@@ -176,6 +176,15 @@ class Table:
         else:
             self._turn_begins(now)
 
+    def set_up(self, position: Position, now: float) -> None:
+        """Go on from ``position`` in this game (a teacher's puzzle, a test): the board is
+        then checked against it like after a restart."""
+        self.position = self.rules.validate(position)
+        self.throw = None
+        self.decision = None
+        self.reported = None
+        self._turn_begins(now)
+
     def _set_phase(self, phase: str, now: float) -> None:
         self.phase = phase
         self.phase_since = now

@@ -70,8 +70,9 @@ class HardwareFault:
     """Something the sensors report cannot be trusted; ``code`` is stable, ``message`` is prose.
 
     Codes in use: ``phantom-squares`` (a matrix without diodes), ``stick-unsettled``,
-    ``throw-without-motion``, ``sensor-range``, ``link-lost``, ``link-corrupt``,
-    ``protocol-version``. ``cleared`` is True when a previously reported fault went away.
+    ``throw-without-motion``, ``sensor-range``, ``scan-failed`` (the pin library raised an
+    error while scanning), ``link-lost``, ``link-corrupt``, ``protocol-version``. ``cleared``
+    is True when a previously reported fault went away.
     """
 
     code: str

@@ -1,0 +1,1 @@
+"""Package data: fitted bot weights and cached ruleset statistics (JSON)."""

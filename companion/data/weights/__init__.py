@@ -1,0 +1,1 @@
+"""Fitted evaluation weights, one JSON file per ruleset (written by bench/bots.py)."""
