@@ -22,7 +22,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from companion.rules import Player, Position, Ruleset
@@ -40,8 +40,13 @@ __all__ = [
 SQUARE_FEATURES = 32  # 0: in hand, 1..30: the squares, 31: borne off
 TEMPO, PAIRS, WALLS, EXPOSED = 32, 33, 34, 35
 FEATURES: tuple[str, ...] = (
-    ("hand", *(f"square {s}" for s in range(1, 31)), "off")
-    + ("tempo", "pairs", "walls", "exposed")
+    "hand",
+    *(f"square {s}" for s in range(1, 31)),
+    "off",
+    "tempo",
+    "pairs",
+    "walls",
+    "exposed",
 )
 
 
@@ -76,7 +81,7 @@ def default_weights() -> Weights:
     return Weights(tuple(values), "default")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_weights(name: str) -> Weights:
     """The fitted weights shipped for the ruleset ``name``, or `default_weights` if none are."""
     try:
