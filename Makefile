@@ -22,10 +22,12 @@ lint: $(STAMP)
 
 test: lint
 	./deploy/tests-setup
+	bash tests/setup-browser.sh
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
 
 clean:

@@ -119,7 +119,7 @@ def running_companion(
         yield companion
     finally:
         app.extensions["senet"].broker.stop()
-        server.close()
         server.task_dispatcher.shutdown(timeout=5)
+        server.close()
         loop.stop()
         journal.close()

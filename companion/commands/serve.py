@@ -167,8 +167,8 @@ def run(args: argparse.Namespace) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         app.extensions["senet"].broker.stop()
-        server.close()
         server.task_dispatcher.shutdown(timeout=5)
+        server.close()
         loop.stop()
         journal.close()
     return 0
