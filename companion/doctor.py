@@ -115,12 +115,6 @@ def _validate_web(text: str, data: Mapping[str, Any], source: str, probes: Probe
         config_class.from_mapping(_table(data, "web"))
 
 
-def _validate_journal(text: str, data: Mapping[str, Any], source: str, probes: Probes) -> None:
-    journal = _table(data, "journal")
-    if "path" in journal and not (isinstance(journal["path"], str) and journal["path"]):
-        raise ValueError(f"[journal] path must be a file path as text, got {journal['path']!r}")
-
-
 def _validate_logging(text: str, data: Mapping[str, Any], source: str, probes: Probes) -> None:
     logging_table = _table(data, "logging")
     if "level" in logging_table:
@@ -131,7 +125,6 @@ VALIDATORS: tuple[Validator, ...] = (
     _validate_hardware,
     _validate_serial,
     _validate_web,
-    _validate_journal,
     _validate_logging,
 )
 
@@ -178,6 +171,7 @@ class Choices:
     hardware: str | None = None
     host: str | None = None
     port: int | None = None
+    journal: Path | None = None
 
 
 def _settings_from(
@@ -204,7 +198,7 @@ def _settings_from(
         hardware=choices.hardware or deployment.get("SENET_HARDWARE") or None,
         web_host=choices.host or deployment.get("SENET_HOST") or DEFAULT_WEB_HOST,
         web_port=port if 1 <= port <= 65535 else DEFAULT_WEB_PORT,
-        journal=journal_path(data, environ),
+        journal=choices.journal or journal_path(environ),
         serial_port=serial_port if isinstance(serial_port, str) and serial_port else None,
         board_ids=(_usb_id(serial.get("vid"), BOARD_VID), _usb_id(serial.get("pid"), BOARD_PID)),
         pin_factory=hardware["pin_factory"] if isinstance(hardware.get("pin_factory"), str) else "",
@@ -401,7 +395,7 @@ def check_journal(settings: Settings, probes: Probes) -> Finding:
             Status.FAIL,
             f"the journal's directory {directory} does not exist",
             f"sudo install -d -o senet -g senet {directory} (the unit's StateDirectory= makes "
-            "/var/lib/senet-companion), or set [journal] path",
+            "/var/lib/senet-companion)",
         )
     try:
         probes.can_write_in(directory)

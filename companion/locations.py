@@ -1,7 +1,8 @@
 """Where the installed companion keeps things on a Raspberry Pi (see docs/install-pi.md).
 
 The service's unit, the install script, ``doctor`` and ``maintain`` agree on these through this
-module; ``serve`` should ask :func:`journal_path` where the journal lives.
+module. The unit hands ``serve`` its journal as ``--journal %S/senet-companion/journal.sqlite3``,
+which is :func:`journal_path` under systemd.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -33,13 +33,6 @@ def state_directory(environ: Mapping[str, str] | None = None) -> Path:
     return Path(first) if first else DEFAULT_STATE_DIR
 
 
-def journal_path(
-    config: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
-) -> Path:
-    """The game journal: ``[journal] path`` of the configuration, else in the state directory."""
-    table = (config or {}).get("journal")
-    if isinstance(table, Mapping):
-        path = table.get("path")
-        if isinstance(path, str) and path:
-            return Path(path)
+def journal_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The installed service's game journal, in its state directory."""
     return state_directory(environ) / JOURNAL_FILE

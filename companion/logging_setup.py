@@ -16,13 +16,16 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TextIO
 
 __all__ = [
     "LEVELS",
     "JournalFormatter",
     "configure_logging",
+    "level_from_config",
     "parse_level",
     "stream_is_journal",
 ]
@@ -38,6 +41,19 @@ _PRIORITY = {
     logging.ERROR: 3,
     logging.CRITICAL: 2,
 }
+
+
+def level_from_config(path: str | Path | None) -> str | int | None:
+    """``[logging] level`` of a configuration file, or None (unreadable files are doctor's)."""
+    if path is None:
+        return None
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    table = data.get("logging")
+    level = table.get("level") if isinstance(table, dict) else None
+    return level if isinstance(level, str | int) and not isinstance(level, bool) else None
 
 
 def parse_level(text: str | int) -> int:

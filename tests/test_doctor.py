@@ -42,12 +42,12 @@ def state(tmp_path: Path) -> Path:
 @pytest.fixture
 def config(tmp_path: Path, state: Path) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text(f'[journal]\npath = "{state}/journal.sqlite3"\n\n[logging]\nlevel = "info"\n')
+    path.write_text('[logging]\nlevel = "info"\n')
     return path
 
 
 @pytest.fixture
-def healthy(tmp_path: Path) -> Probes:
+def healthy(tmp_path: Path, state: Path) -> Probes:
     """A Raspberry Pi where everything is right."""
 
     def bind_ok(host: str, port: int) -> None:
@@ -68,7 +68,7 @@ def healthy(tmp_path: Path) -> Probes:
         can_write_in=lambda path: None,
         user_name=lambda: "senet",
         working_directory=lambda: Path("/var/lib/senet-companion"),
-        environ={"LG_WD": "/run/senet-companion"},
+        environ={"LG_WD": "/run/senet-companion", "STATE_DIRECTORY": str(state)},
         deployment_file=tmp_path / "no-deployment-file",
         import_attribute=_no_module,
     )
@@ -169,7 +169,7 @@ def test_the_configured_pin_factory_is_the_one_loaded(
     tmp_path: Path, state: Path, healthy: Probes
 ) -> None:
     path = tmp_path / "pins.toml"
-    path.write_text(f'[hardware]\npin_factory = "rpigpio"\n[journal]\npath = "{state}/j.db"\n')
+    path.write_text('[hardware]\npin_factory = "rpigpio"\n')
     asked = []
 
     def remember(name: str) -> str:
@@ -224,7 +224,7 @@ def test_a_port_named_on_the_command_line_is_looked_for(config: Path, healthy: P
 
 def test_configured_usb_ids_are_used(tmp_path: Path, state: Path, healthy: Probes) -> None:
     path = tmp_path / "ids.toml"
-    path.write_text(f'[serial]\nvid = "2341"\npid = "8036"\n[journal]\npath = "{state}/j.db"\n')
+    path.write_text('[serial]\nvid = "2341"\npid = "8036"\n')
     probes = replace(healthy, serial_ports=lambda: [PortInfo("/dev/ttyACM1", 0x2341, 0x8036)])
     assert _finding(path, probes, "serial", "serial").summary.startswith("board on /dev/ttyACM1")
 
@@ -240,7 +240,7 @@ def test_a_missing_configuration_file_fails(tmp_path: Path, healthy: Probes) -> 
 
 def test_broken_toml_names_the_line(tmp_path: Path, healthy: Probes) -> None:
     path = tmp_path / "broken.toml"
-    path.write_text("[journal]\npath = \n")
+    path.write_text("[logging]\nlevel = \n")
     findings = run_checks(path, healthy)
     found = _by_check(findings)["configuration"]
     assert found.status is Status.FAIL
@@ -251,10 +251,12 @@ def test_broken_toml_names_the_line(tmp_path: Path, healthy: Probes) -> None:
 
 def test_wrong_values_are_each_named(tmp_path: Path, healthy: Probes) -> None:
     path = tmp_path / "wrong.toml"
-    path.write_text('[journal]\npath = 7\n[logging]\nlevel = "loud"\n')
+    path.write_text('logging = "loud"\n')
     found = _finding(path, healthy, "configuration")
     assert found.status is Status.FAIL
-    assert "[journal] path must be a file path as text, got 7" in found.summary
+    assert "logging must be a table ([logging]), got 'loud'" in found.summary
+    path.write_text('[logging]\nlevel = "loud"\n')
+    found = _finding(path, healthy, "configuration")
     assert "unknown log level 'loud'" in found.summary
 
 
@@ -326,9 +328,8 @@ def test_no_configuration_at_all_is_a_warning(
 
 
 def test_a_missing_journal_directory_fails(tmp_path: Path, healthy: Probes) -> None:
-    path = tmp_path / "config.toml"
-    path.write_text(f'[journal]\npath = "{tmp_path}/gone/journal.sqlite3"\n')
-    found = _finding(path, healthy, "journal")
+    probes = replace(healthy, environ={"STATE_DIRECTORY": str(tmp_path / "gone")})
+    found = _finding(tmp_path / "config.toml", probes, "journal")
     assert found.status is Status.FAIL
     assert "does not exist" in found.summary
 
@@ -389,7 +390,7 @@ def test_a_port_held_by_another_program_fails(
     tmp_path: Path, state: Path, healthy: Probes, busy_port: int
 ) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(f'[journal]\npath = "{state}/j.db"\n')
+    path.write_text("")
     found = _finding(path, replace(healthy, bind=bind), "port", port=busy_port)
     assert found.status is Status.FAIL
     assert f"port {busy_port} on 127.0.0.1 is in use by another program" == found.summary
@@ -514,3 +515,14 @@ def test_a_bad_port_on_the_command_line_is_a_usage_error(
         main(["doctor", "--port", "eighty"])
     assert exc.value.code == 2
     assert "'eighty' is not a port number from 1 to 65535" in capsys.readouterr().err
+
+
+def test_the_journal_can_be_named_on_the_command_line(
+    tmp_path: Path, config: Path, healthy: Probes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "elsewhere" / "games.sqlite3"
+    found = _by_check(run_checks(config, healthy, Choices(journal=journal)))["journal"]
+    assert found.summary == f"the journal's directory {journal.parent} does not exist"
+    main(["doctor", "--config", str(config), "--journal", str(journal), "--json"])
+    parsed = {f["check"]: f for f in json.loads(capsys.readouterr().out)}
+    assert parsed["journal"]["summary"] == found.summary

@@ -9,6 +9,7 @@ import pytest
 from companion.logging_setup import (
     JournalFormatter,
     configure_logging,
+    level_from_config,
     parse_level,
     stream_is_journal,
 )
@@ -111,3 +112,15 @@ def test_library_warnings_reach_the_log() -> None:
     configure_logging(stream=out, environ={})
     warnings.warn("Falling back from lgpio", UserWarning, stacklevel=1)
     assert "Falling back from lgpio" in out.getvalue()
+
+
+def test_the_level_is_read_from_the_configuration_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[web]\npin = "2468"\n[logging]\nlevel = "debug"\n')
+    assert level_from_config(config) == "debug"
+    config.write_text("[logging\n")
+    assert level_from_config(config) is None
+    config.write_text("[logging]\nlevel = true\n")
+    assert level_from_config(config) is None
+    assert level_from_config(tmp_path / "missing.toml") is None
+    assert level_from_config(None) is None

@@ -52,14 +52,16 @@ def test_old_event_logs_are_dropped_and_the_file_shrinks(
         assert journal.events("g1") == []
 
 
-def test_the_journal_path_comes_from_the_configuration(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_the_journal_is_found_in_the_state_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "games.sqlite3"
+    path = tmp_path / "journal.sqlite3"
     _old_finished_game(path)
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     config = tmp_path / "config.toml"
-    config.write_text(f'[journal]\npath = "{path}"\n[logging]\nlevel = "warning"\n')
+    config.write_text('[logging]\nlevel = "warning"\n')
     assert main(["maintain", "--config", str(config)]) == 0
+    assert logging.getLogger().level == logging.WARNING
     assert f"journal {path}: removed 201" in capsys.readouterr().out
 
 
@@ -81,13 +83,15 @@ def test_a_damaged_journal_is_reported_not_raised(
     assert "is not a usable game journal" in capsys.readouterr().out
 
 
-def test_a_broken_configuration_is_a_usage_error(
+def test_a_broken_configuration_does_not_stop_the_clean_up(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "config.toml"
-    config.write_text("[journal\n")
-    assert main(["maintain", "--config", str(config)]) == 2
-    assert "senet-companion doctor" in capsys.readouterr().err
+    config.write_text("[logging\n")
+    journal = tmp_path / "journal.sqlite3"
+    _old_finished_game(journal)
+    assert main(["maintain", "--config", str(config), "--journal", str(journal)]) == 0
+    assert "removed 201 old event(s)" in capsys.readouterr().out
 
 
 def test_negative_days_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,7 @@
 """``senet-companion doctor``: check this machine before (and after) installing the service.
 
-    senet-companion doctor [--config FILE] [--hardware SPEC] [--host H] [--port N] [--json]
+    senet-companion doctor [--config FILE] [--hardware SPEC] [--host H] [--port N]
+                           [--journal FILE] [--json]
 
 Prints one line per check (OK, WARN or FAIL) and, for each problem, how to fix it. Exit status
 0 when the companion can run (warnings allowed), 1 when something stops it.
@@ -44,6 +45,12 @@ def register(sub: Any) -> None:
         type=_port,
         help="the port the page listens on (default: SENET_PORT, else 80)",
     )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        metavar="FILE",
+        help="the game journal (default: /var/lib/senet-companion/journal.sqlite3)",
+    )
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     parser.set_defaults(func=_doctor)
 
@@ -61,7 +68,7 @@ def _port(text: str) -> int:
 def _doctor(args: argparse.Namespace) -> int:
     from companion.doctor import Choices, exit_status, format_report, run_checks
 
-    choices = Choices(hardware=args.hardware, host=args.host, port=args.port)
+    choices = Choices(args.hardware, args.host, args.port, args.journal)
     findings = run_checks(args.config, choices=choices)
     if args.json:
         print(json.dumps([f.as_dict() for f in findings], indent=2))

@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import argparse
 import logging
-import tomllib
 from pathlib import Path
 from typing import Any
-
-from companion.cli import UsageError
 
 log = logging.getLogger("companion.maintain")
 
@@ -31,14 +28,14 @@ def register(sub: Any) -> None:
         "--config",
         type=Path,
         metavar="FILE",
-        help="the configuration file, for its [journal] path",
+        help="the configuration file, for its [logging] level",
     )
     parser.add_argument(
         "--journal",
         type=Path,
         metavar="FILE",
-        help="the journal database (default: [journal] path, else "
-        "$STATE_DIRECTORY/journal.sqlite3, else /var/lib/senet-companion/journal.sqlite3)",
+        help="the journal database (default: $STATE_DIRECTORY/journal.sqlite3, else "
+        "/var/lib/senet-companion/journal.sqlite3)",
     )
     parser.add_argument(
         "--keep-days",
@@ -60,27 +57,13 @@ def _days(text: str) -> int:
     return days
 
 
-def _config_data(path: Path | None) -> dict[str, Any]:
-    if path is None:
-        return {}
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(
-            f"cannot read the configuration {path}: {exc}; "
-            "check it with senet-companion doctor --config FILE"
-        ) from None
-
-
 def _maintain(args: argparse.Namespace) -> int:
     from companion.journal import Journal, JournalError
     from companion.locations import journal_path
-    from companion.logging_setup import configure_logging
+    from companion.logging_setup import configure_logging, level_from_config
 
-    data = _config_data(args.config)
-    logging_table = data.get("logging")
-    configure_logging(logging_table.get("level") if isinstance(logging_table, dict) else None)
-    path = args.journal or journal_path(data)
+    configure_logging(level_from_config(args.config))
+    path = args.journal or journal_path()
     if not path.exists():
         print(f"no journal at {path} yet: nothing to clean up")
         return 0

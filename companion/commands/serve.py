@@ -86,14 +86,17 @@ def run(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
     from companion.journal import Journal, JournalError
+    from companion.logging_setup import configure_logging, level_from_config
     from companion.loop import GameLoop, LoopError
     from companion.rules import RULESETS
+    from companion.systemd import ServiceLink
     from companion.web import create_app
     from companion.web.config import WebConfig
     from companion.web.errors import WebConfigError
     from hardware.backends import open_backend
     from hardware.errors import HardwareError
 
+    configure_logging(level_from_config(args.config))
     if args.ruleset not in RULESETS:
         raise UsageError(f"--ruleset must be one of {', '.join(RULESETS)}, got {args.ruleset!r}")
     if not 0 <= args.port <= 65535:
@@ -159,8 +162,12 @@ def run(args: argparse.Namespace) -> int:
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     loop.start()
+    # Under systemd: READY=1 now that the port is bound, watchdog pings, STOPPING=1 on the way out.
+    link = ServiceLink.from_environment()
     try:
-        server.run()
+        with link:
+            link.ready(f"serving {url} (hardware: {backend.name})")
+            server.run()
     except _Stop as reason:
         print(f"Senet companion: stopping ({reason})", flush=True)
     finally:
