@@ -26,6 +26,7 @@ PYTHON="${PYTHON:-/usr/bin/python3}"
 SERVICE_USER="senet"
 APT_PACKAGES=(python3-venv python3-lgpio avahi-daemon)
 
+ARGUMENTS="$*"
 ROOT=""
 HARDWARE="gpio"
 PORT="80"
@@ -84,7 +85,7 @@ AVAHI="$ROOT/etc/avahi/services"
 system() { [ -z "$ROOT" ]; }
 
 if system; then
-    [ "$(id -u)" -eq 0 ] || die "run it with sudo: sudo $0 $*"
+    [ "$(id -u)" -eq 0 ] || die "run it with sudo: sudo $0 $ARGUMENTS"
     # shellcheck disable=SC1091
     codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")"
     case "$codename" in
@@ -176,6 +177,8 @@ fi
 
 chown root:"$SERVICE_USER" "$ETC" "$CONFIG"
 chmod 0775 "$ETC"
+# systemd makes it too (StateDirectory=); made now so the doctor below finds it even with --no-start.
+install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 /var/lib/senet-companion
 
 if [ -n "$NEW_HOSTNAME" ] && [ "$(hostname)" != "$NEW_HOSTNAME" ]; then
     old="$(hostname)"
