@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
+	$(BIN)/python bench/service.py --write docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -7,11 +7,11 @@ library only: each message is one datagram of ``KEY=VALUE`` lines sent to the un
 in ``$NOTIFY_SOCKET``. Outside systemd (no ``$NOTIFY_SOCKET``) every call quietly does nothing,
 so the same ``serve`` command runs by hand, in tests and under systemd.
 
-The service wires it like this::
+The service wires it like this (``healthy``, optional, says whether pings should go on)::
 
-    with ServiceLink.from_environment(healthy=loop.is_alive) as link:
-        server = create_server(app, ...)          # the port is bound: the page is reachable
-        link.ready(f"serving on {url}")
+    server = create_server(app, ...)              # the port is bound: the page is reachable
+    with ServiceLink.from_environment(healthy=...) as link:
+        link.ready(f"serving {url}")
         server.run()                              # until SIGTERM
     # leaving the block sent STOPPING=1 and stopped the watchdog pings
 """
