@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	./firmware_bridge/tests-setup
 	./deploy/tests-setup
 	bash tests/setup-browser.sh
 	$(BIN)/python -m pytest
@@ -29,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
+	$(BIN)/python bench/serial_link.py
 	$(BIN)/python bench/service.py --write docs/benchmarks.md
 
 clean:

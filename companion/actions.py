@@ -35,6 +35,7 @@ __all__ = [
     "Tick",
     "decode",
     "encode",
+    "kind_of",
 ]
 
 
@@ -121,12 +122,14 @@ _NAMES = {cls: kind for kind, cls in _KINDS.items()}
 
 def kind_of(event: Event) -> str:
     """The stable name of an event's kind (``throw``, ``square-changed``...)."""
-    return _NAMES[type(event)]
+    return _NAMES.get(type(event), type(event).__name__)
 
 
 def encode(event: Event) -> dict[str, Any]:
     """A JSON-able dict for ``event``: ``{"kind": ..., <fields>}``."""
     data: dict[str, Any] = {"kind": kind_of(event)}
+    if not dataclasses.is_dataclass(event):
+        return data
     for field in dataclasses.fields(event):
         value = getattr(event, field.name)
         if isinstance(value, (tuple, frozenset)):
@@ -150,7 +153,7 @@ def decode(data: dict[str, Any]) -> Event:
         value = data[field.name]
         if field.name in ("faces", "squares") and value is not None:
             value = tuple(_int_list(str(kind), field.name, value))
-        elif field.name == "occupied":
+        elif field.name == "occupied" and cls is BoardSnapshot:
             value = frozenset(_int_list(str(kind), field.name, value))
         kwargs[field.name] = value
     try:

@@ -21,6 +21,7 @@ def N_(text: str) -> str:
 
 
 SIDES: Mapping[str, str] = {"W": N_("Light"), "B": N_("Dark")}
+OFF_BOARD = N_("off the board")
 
 TEMPLATES: Mapping[str, str] = {
     # -- the game going on -----------------------------------------------------------------
@@ -41,6 +42,7 @@ TEMPLATES: Mapping[str, str] = {
     "bonus-lost": N_("No extra throw after this move."),
     "pass": N_("{side} cannot move with {value}: the turn passes."),
     "pass-bonus": N_("{side} cannot move with {value} but throws again."),
+    "pass-opening": N_("{value} is not a 1: pass the sticks on. The first 1 starts the game."),
     "decided": N_("{side} chose {label}."),
     "win": N_("{side} wins: {reason_text}."),
     "bot-set": N_("The computer plays {side} ({level})."),
@@ -87,10 +89,14 @@ TEMPLATES: Mapping[str, str] = {
     "mistake-game-over": N_("The game is over: start a new game."),
     "mistake-press": N_("The piece on {from} cannot move: {reason_text}."),
     "mistake-press-empty": N_("There is no piece of {side} on {square} to move."),
+    "mistake-bot-move": N_("The computer chose {from} to {to}. {fix_text}"),
     "mistake-bot-turn": N_("It is the computer's turn."),
     "mistake-bot-unavailable": N_("The computer player is not available: {problem}."),
     "mistake-unknown-ruleset": N_("Unknown ruleset {name}: choose one of {known}."),
     "mistake-phone-disabled": N_("Moves are made on the board here, not on the phone."),
+    "mistake-internal": N_(
+        "The companion could not handle that ({problem}); the game is unchanged."
+    ),
     "mistake-split": N_("This ruleset splits throws, which this companion cannot play yet."),
     # -- the physical steps in a fix -------------------------------------------------------
     "fix-put-back": N_("Put the piece back on {square}."),
@@ -126,6 +132,7 @@ KINDS: Mapping[str, str] = {
     "throw-move": "throw",
     "pass": "throw",
     "pass-bonus": "throw",
+    "pass-opening": "throw",
     "moved": "move",
     "swap": "move",
     "bear-off": "move",
@@ -164,19 +171,17 @@ def render(
     template = TEMPLATES.get(key)
     if template is None:
         return str(params.get("text", key))
+    if key.startswith("reason-"):
+        return _reason(key, params, gettext)
     values = _Params(params)
     if "side" in params:
         values["side"] = side_name(str(params["side"]), gettext)
         values["side_text"] = values["side"].lower()
     for name in ("from", "to", "square", "back", "landing"):
-        if params.get(name) == 31:
-            values[name] = gettext("off the board")
+        if params.get(name) in (31, "off"):
+            values[name] = gettext(OFF_BOARD)
     if "reason" in params:
-        squares = [str(s) for s in params.get("squares", ())]
-        reason = TEMPLATES.get("reason-" + str(params["reason"]))
-        values["reason_text"] = (
-            gettext(reason).format(*squares, *[""] * 3) if reason else str(params["reason"])
-        )
+        values["reason_text"] = _reason("reason-" + str(params["reason"]), params, gettext)
     if "fix" in params:
         values["fix_text"] = " ".join(
             render(step.get("key", ""), step.get("params", {}), gettext)
@@ -189,3 +194,15 @@ def render(
         return gettext(template).format_map(values).strip()
     except (IndexError, KeyError, ValueError):
         return str(params.get("text", template))
+
+
+def _reason(key: str, params: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """A refusal of the rules engine: its template takes the squares it is about, in order."""
+    template = TEMPLATES.get(key)
+    if template is None:
+        return key.removeprefix("reason-")
+    squares = ["off the board" if s == 31 else str(s) for s in params.get("squares", ())]
+    try:
+        return gettext(template).format(*squares, *[""] * 3)
+    except (IndexError, KeyError, ValueError):
+        return template.format(*squares, *[""] * 3)

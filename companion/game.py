@@ -18,8 +18,10 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from companion import actions as act
+from companion import published
 from companion.announce import kind_of, render
 from companion.journal import Step
+from companion.published import Choice, Decision, effect_names, end_name
 from companion.rules import (
     OFF,
     Effect,
@@ -73,26 +75,6 @@ class TableSettings:
     bot_delay: float = 1.0  # the computer waits this long before each throw or move
 
 
-def effect_names(flags: int) -> list[str]:
-    """``Effect`` flags as the page's names: ``["swap", "bear-off"]``."""
-    effects = Effect(flags)
-    return [e.name.lower().replace("_", "-") for e in Effect if e.name and e in effects and e]
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    id: str
-    key: str
-    params: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    key: str
-    params: dict[str, Any]
-    choices: tuple[Choice, ...]
-
-
 class Table:
     """One game at the table and its rules, sensors, bots and announcements."""
 
@@ -135,6 +117,7 @@ class Table:
         self.resume_phase: str | None = None
         # the room
         self.watch = Watch(frozenset())
+        self.board_seen = False  # no sensor report yet: nothing to judge
         self.reported: frozenset[int] | None = None
         self.faults: dict[str, hw.HardwareFault] = {}
         self.last_activity = 0.0
@@ -236,9 +219,11 @@ class Table:
                 square = _square(square)
                 sensed = self.watch.sensed - {square} | ({square} if occupied else set())
                 self.watch = self.watch.see(frozenset(sensed), now)
+                self.board_seen = True
             case hw.BoardSnapshot(occupied=occupied):
                 squares = frozenset(_square(s) for s in occupied)
                 self.watch = self.watch.see(squares, now)
+                self.board_seen = True
             case hw.SquarePressed(square=square):
                 self._press(_square(square), now)
             case hw.ThrowSettled(faces=faces):
@@ -329,14 +314,14 @@ class Table:
             self.decision = None
             self._set_phase("throw", now)
         if self.phase == "setup":
-            raise _Refused("mistake-fix-board", fix=self._fix())
+            raise _Refused("mistake-fix-board", fix=self.board_fix_steps())
         if self.phase != "throw":
             raise _Refused("mistake-no-throw")
         side = self.position.side.value
         if self.bots.get(side) and not by_bot:
             raise _Refused("mistake-bot-turn")
         if self.board_kind == "presence" and not self._board_matches():
-            raise _Refused("mistake-fix-board", fix=self._fix())
+            raise _Refused("mistake-fix-board", fix=self.board_fix_steps())
         if not self.rules.needs_throw(self.position):
             raise _Refused("mistake-split")
         bonus = bool(self.last_move and self.last_move["by"] == side and self.last_move_bonus)
@@ -351,7 +336,11 @@ class Table:
         moves, after = self.rules.after_throw(self.position, value)
         if not moves:
             self.steps.append(Step(side, value, None, after.notation()))
-            self.say("pass-bonus" if after.side.value == side else "pass", side=side, value=value)
+            if self.position.extra("opening") == "dark":
+                self.say("pass-opening", value=value)
+            else:
+                key = "pass-bonus" if after.side.value == side else "pass"
+                self.say(key, side=side, value=value)
             self.position = after
             self.throw = None
             self._turn_begins(now)
@@ -560,19 +549,21 @@ class Table:
         )
 
     # -- the presence board -------------------------------------------------------------------
-    def _ignored(self) -> frozenset[int]:
+    def ignored_squares(self) -> frozenset[int]:
         return frozenset(s for f in self.faults.values() for s in f.squares)
 
-    def _expected(self) -> frozenset[int]:
+    def expected_board(self) -> frozenset[int]:
         position = self.rules.start() if self.phase == "setup" else self.position
-        return occupancy(position) - self._ignored()
+        return occupancy(position) - self.ignored_squares()
 
     def _board_matches(self) -> bool:
-        return self.watch.sensed - self._ignored() == self._expected()
+        return self.watch.sensed - self.ignored_squares() == self.expected_board()
 
-    def _fix(self) -> list[dict[str, Any]]:
+    def board_fix_steps(self) -> list[dict[str, Any]]:
         position = self.rules.start() if self.phase == "setup" else self.position
-        return board_fix(position, self.watch.sensed - self._ignored(), self._expected())
+        return board_fix(
+            position, self.watch.sensed - self.ignored_squares(), self.expected_board()
+        )
 
     def _move_fix(self) -> list[dict[str, Any]]:
         if self.board_kind != "presence" or not self.legal:
@@ -592,7 +583,7 @@ class Table:
             rules=self.rules,
             throw=self.throw["value"] if in_move and self.throw else None,
             settings=self.settings.tracker,
-            ignored=self._ignored(),
+            ignored=self.ignored_squares(),
             force=force,
         )
 
@@ -603,6 +594,8 @@ class Table:
             self._apply(verdict.transition, now, self.throw["value"])
 
     def _track(self, now: float) -> None:
+        if not self.board_seen:
+            return
         if self.phase == "setup":
             if (
                 self._board_matches()
@@ -627,18 +620,27 @@ class Table:
             self.reported = None
         elif isinstance(verdict, Mismatch) and self.reported != self.watch.sensed:
             self.reported = self.watch.sensed
-            self.say(verdict.key, **verdict.params)
+            if self.bot_move is not None and self.phase == "move":
+                # Another move than the computer's: say which one it chose.
+                start, end = self.bot_move.move
+                fix = verdict.params.get("fix") or self.board_fix_steps()
+                self.say("mistake-bot-move", fix=fix, **{"from": start, "to": end_name(end)})
+            else:
+                self.say(verdict.key, **verdict.params)
 
     def _track_decision(self, now: float) -> None:
-        """A decision answered on the board: the piece moved as one choice says."""
-        if self.decision is None or now - self.watch.changed_at < self.settings.tracker.settle:
+        """A choice made instead of throwing, answered on the board: the piece was moved as
+        the choice says. (When several moves fit the board, only a person can say which.)"""
+        if self.decision is None or self.throw is not None:
             return
-        sensed = self.watch.sensed - self._ignored()
-        options = self.legal if self.throw else tuple(self.rules.decisions(self.position))
-        if self.throw is not None:
-            return  # several moves fit the board: only a person can say which
-        for t in options:
-            if occupancy(t.after) - self._ignored() == sensed and sensed != self._expected():
+        if now - self.watch.changed_at < self.settings.tracker.settle:
+            return
+        sensed = self.watch.sensed - self.ignored_squares()
+        for t in self.rules.decisions(self.position):
+            if (
+                occupancy(t.after) - self.ignored_squares() == sensed
+                and sensed != self.expected_board()
+            ):
                 self._apply(t, now, None)
                 return
 
@@ -718,7 +720,14 @@ class Table:
                 self.say(refused.key, **refused.params)
             return True
         if self.phase == "move" and self.throw is not None and self.bot_move is None:
-            choice = bot.choose(self.position, self.throw["value"])
+            try:
+                choice = bot.choose(self.position, self.throw["value"])
+            except Exception as exc:  # a broken bot hands its side back to a person
+                log.exception("the %s bot failed", self.bots[side])
+                self.bots[side] = None
+                self._bot_players.pop(side, None)
+                self.say("mistake-bot-unavailable", problem=str(exc) or type(exc).__name__)
+                return True
             if choice not in self.legal:
                 log.error("the %s bot chose %s, which is not legal", self.bots[side], choice)
                 choice = self.legal[0]
@@ -730,27 +739,45 @@ class Table:
                 self.say(
                     "bot-move",
                     side=side,
-                    **{"from": choice.move.start, "to": _end_name(choice.move.end)},
+                    **{"from": choice.move.start, "to": end_name(choice.move.end)},
                 )
             return True
         return False
+
+    def _suggest(self) -> Transition:
+        """The move to suggest: the "simple" computer player's choice if there is one."""
+        assert self.throw is not None
+        try:
+            bot = self.bot_factory("simple", self.rules, random.Random(0))
+            choice = bot.choose(self.position, self.throw["value"])
+            if choice in self.legal:
+                return choice
+        except Exception as exc:  # no bots: a plain rule of thumb will do
+            log.info("hints without a computer player: %s", exc)
+        return max(self.legal, key=_hint_rank)
 
     def _hint(self) -> None:
         if self.phase != "move" or not self.legal:
             self.hint = None
             self.say("hint-none")
             return
-        t = max(self.legal, key=_hint_rank)
+        t = self._suggest()
         self.hint = {
             "move": str(t.move),
             "from": t.move.start,
-            "to": _end_name(t.move.end),
+            "to": end_name(t.move.end),
             "effects": effect_names(t.flags),
         }
-        self.say("hint", **{"from": t.move.start, "to": _end_name(t.move.end)})
+        self.say("hint", **{"from": t.move.start, "to": end_name(t.move.end)})
 
     # -- the clock ----------------------------------------------------------------------------
     def _tick(self, now: float) -> None:
+        before = self.next_announcement, self.phase, self.position
+        self._timers(now)
+        if not self.records and (self.next_announcement, self.phase, self.position) != before:
+            self.records.append(act.encode(act.Tick()))  # a replay must tick here too
+
+    def _timers(self, now: float) -> None:
         settings = self.settings
         quiet = now - self.last_activity
         if self.phase == "idle-check":
@@ -769,139 +796,21 @@ class Table:
         before = self.next_announcement, self.phase, self.position
         if self.board_kind == "presence":
             self._track(now)
-        if (self.next_announcement, self.phase, self.position) == before and self._bot_turn(now):
-            return
-        if (self.next_announcement, self.phase, self.position) != before:
-            self.records.append(act.encode(act.Tick()))
+        if (self.next_announcement, self.phase, self.position) == before:
+            self._bot_turn(now)
 
-    # -- saving and restoring -----------------------------------------------------------------
+    # -- saving, restoring, publishing (companion.published) ----------------------------------
     def checkpoint(self) -> dict[str, Any]:
         """Everything needed to resume the game after a restart (JSON-able)."""
-        return {
-            "game_id": self.game_id,
-            "started": self.started,
-            "ruleset": self.rules.name,
-            "options": dict(self.rules.settings),
-            "position": self.position.notation(),
-            "phase": self.phase,
-            "resume_phase": self.resume_phase,
-            "throw": self.throw,
-            "legal": [str(t.move) for t in self.legal],
-            "decision": _decision_json(self.decision),
-            "last_move": self.last_move,
-            "hint": self.hint,
-            "selected": self.selected,
-            "bot_move": str(self.bot_move.move) if self.bot_move else None,
-            "bots": dict(self.bots),
-            "announcements": list(self.announcements),
-            "next_announcement": self.next_announcement,
-        }
+        return published.checkpoint(self)
 
     def restore(self, state: Mapping[str, Any], now: float) -> None:
         """Take up the game of a checkpoint (the loop checks the board against it next)."""
-        self.rules = get_ruleset(state["ruleset"], **state.get("options", {}))
-        self.game_id = state["game_id"]
-        self.started = state["started"]
-        self.position = self.rules.validate(Position.parse(state["position"]))
-        self.phase = state["phase"]
-        self.resume_phase = state.get("resume_phase")
-        self.throw = state.get("throw")
-        self.legal = ()
-        if self.throw is not None:
-            self.legal = tuple(self.rules.transitions(self.position, self.throw["value"]))
-        self.decision = _decision_from(state.get("decision"))
-        self.last_move = state.get("last_move")
-        self.hint = state.get("hint")
-        self.selected = state.get("selected")
-        self.bot_move = None
-        if state.get("bot_move"):
-            self.bot_move = next((t for t in self.legal if str(t.move) == state["bot_move"]), None)
-        self.bots = dict(state.get("bots") or {"W": None, "B": None})
-        self.announcements = list(state.get("announcements", []))
-        self.next_announcement = int(state.get("next_announcement", 1))
-        if self.phase in ("idle-check", "attract"):
-            self.phase = self.resume_phase or "throw"
-        self.phase_since = now
-        self.last_activity = now
-        self.last_step_at = now
-        self.watch = self.watch.fresh(now)
-        self.reported = None
-        self.say("resumed", side=self.position.side.value)
+        published.restore(self, state, now)
 
-    # -- the published view -------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
         """The published state without its version (see the web contract)."""
-        rules = self.rules
-        outcome = rules.outcome(self.position)
-        return {
-            "game_id": self.game_id,
-            "ruleset": {
-                "name": rules.name,
-                "title": rules.title,
-                "electronic_only": rules.throw_model.sticks == 0,
-                "throw_kind": "sticks" if rules.throw_model.sticks else "die",
-                "square_names": {str(k): v for k, v in rules.square_names.items()},
-                "throw_model": rules.throw_model.description,
-                "options": dict(rules.settings),
-            },
-            "position": self.position.notation(),
-            "board": self.position.board,
-            "side": self.position.side.value,
-            "off": {"W": self.position.off_w, "B": self.position.off_b},
-            "phase": self.phase,
-            "throw": dict(self.throw) if self.throw else None,
-            "legal": [
-                {
-                    "move": str(t.move),
-                    "from": t.move.start,
-                    "to": _end_name(t.move.end),
-                    "effects": effect_names(t.flags),
-                    "after": t.after.notation(),
-                }
-                for t in (self.legal if self.phase == "move" else ())
-            ],
-            "decision": self._decision_view(),
-            "last_move": self.last_move,
-            "board_check": self._board_check(),
-            "outcome": (
-                {"winner": outcome.winner.value, "reason": outcome.reason.value}
-                if outcome
-                else None
-            ),
-            "announcements": list(self.announcements),
-            "bots": dict(self.bots),
-            "hint": self.hint,
-            "selected": self.selected,
-        }
-
-    def _decision_view(self) -> dict[str, Any] | None:
-        d = self.decision
-        if d is None or self.phase != "decide":
-            return None
-        return {
-            "prompt": render(d.key, d.params),
-            "key": d.key,
-            "params": d.params,
-            "choices": [
-                {"id": c.id, "label": render(c.key, c.params), "key": c.key, "params": c.params}
-                for c in d.choices
-            ],
-        }
-
-    def _board_check(self) -> dict[str, Any]:
-        if self.board_kind != "presence":
-            return {"matches": True, "extra": [], "missing": [], "message": ""}
-        sensed = self.watch.sensed - self._ignored()
-        expected = self._expected()
-        message = ""
-        if sensed != expected and (self.phase != "move" or self.reported == self.watch.sensed):
-            message = " ".join(render(s["key"], s["params"]) for s in self._fix())
-        return {
-            "matches": sensed == expected,
-            "extra": sorted(sensed - expected),
-            "missing": sorted(expected - sensed),
-            "message": message,
-        }
+        return published.view(self)
 
 
 class _Refused(Exception):
@@ -923,10 +832,6 @@ def _end(t: Transition) -> int:
     return t.move.start if t.move.end == OFF else t.move.end
 
 
-def _end_name(end: int) -> int | str:
-    return "off" if end == OFF else end
-
-
 def _arrived(before: Position, after: Position, player: Player) -> int | None:
     new = set(after.squares_of(player)) - set(before.squares_of(player))
     return new.pop() if len(new) == 1 else None
@@ -940,23 +845,6 @@ def _hint_rank(t: Transition) -> tuple[int, int, int, int]:
         bool(e & Effect.SWAP) - bool(e & Effect.WATER) * 2,
         t.move.end,
     )
-
-
-def _decision_json(d: Decision | None) -> dict[str, Any] | None:
-    if d is None:
-        return None
-    return {
-        "key": d.key,
-        "params": d.params,
-        "choices": [{"id": c.id, "key": c.key, "params": c.params} for c in d.choices],
-    }
-
-
-def _decision_from(data: Mapping[str, Any] | None) -> Decision | None:
-    if not data:
-        return None
-    choices = tuple(Choice(c["id"], c["key"], dict(c["params"])) for c in data["choices"])
-    return Decision(data["key"], dict(data["params"]), choices)
 
 
 def _default_bot_factory(level: str, rules: Ruleset, rng: random.Random) -> Bot:

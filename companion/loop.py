@@ -36,6 +36,15 @@ log = logging.getLogger(__name__)
 _STOP = object()
 
 
+class _Waiter:
+    """A command whose submitter waits for the state published after it."""
+
+    def __init__(self, command: act.Event) -> None:
+        self.command = command
+        self.done = threading.Event()
+        self.state: dict[str, Any] | None = None
+
+
 class LoopError(Exception):
     """The game loop cannot start or go on; the message says why and what to do."""
 
@@ -92,12 +101,16 @@ class GameLoop:
         wall_clock: Callable[[], datetime] | None = None,
         tick_every: float = 0.2,
         subscriber_queue: int = 64,
+        maintain_every: float = 86_400.0,
     ) -> None:
         rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.backend = backend
         self.journal = journal
         self.clock = clock
         self.tick_every = tick_every
+        self.maintain_every = maintain_every
+        self._last_tick = clock()
+        self._last_maintain = clock()
         self._subscriber_queue = subscriber_queue
         self._queue: queue.Queue[Any] = queue.Queue()
         self._lock = threading.Lock()
@@ -132,7 +145,7 @@ class GameLoop:
             self._save(None, now)
         else:
             self.table.new_game(rules, now)
-            self._begin_in_journal()
+            self._save(None, now, new_game=True)
         self._publish(force=True)
 
     # -- the thread ---------------------------------------------------------------------------
@@ -165,6 +178,15 @@ class GameLoop:
         """Queue an event for the loop (thread-safe; never blocks)."""
         self._queue.put(command)
 
+    def result(self, command: act.Event, timeout: float | None = None) -> dict[str, Any] | None:
+        """Submit ``command`` and wait until the loop has handled it: the state published
+        after it (refusals are "mistake" announcements in it), or None after ``timeout``."""
+        waiter = _Waiter(command)
+        self._queue.put(waiter)
+        if not waiter.done.wait(timeout):
+            return None
+        return waiter.state
+
     def _run(self) -> None:
         while True:
             try:
@@ -173,13 +195,26 @@ class GameLoop:
                 event = act.Tick()
             if event is _STOP:
                 return
-            self.handle(event)
+            try:
+                if isinstance(event, _Waiter):
+                    self.handle(event.command)
+                    event.state = self.snapshot()
+                    event.done.set()
+                    continue
+                self.handle(event)
+                if self.clock() - self._last_tick >= self.tick_every:
+                    self.handle(act.Tick())  # timers run even while events keep coming
+            except Exception:  # the one thread that owns the game must never die
+                log.exception("the game loop failed on %r and goes on", event)
 
     # -- one event ----------------------------------------------------------------------------
     def handle(self, event: act.Event) -> None:
         """Let one event change the game, journal it, then publish (the consumer's work)."""
         now = self.clock()
         table = self.table
+        if isinstance(event, act.Tick):
+            self._last_tick = now
+            self._maintain(now)
         before = table.checkpoint()
         table.begin(now)
         try:
@@ -190,18 +225,29 @@ class GameLoop:
             table.restore(before, now)
             table.announcements.pop()
             table.begin(now)
-            table.say("mistake-bad-input", problem=f"the companion could not handle {event!r}")
+            table.say("mistake-internal", problem=act.kind_of(event))
         if isinstance(event, act.Tick) and not table.records and table.checkpoint() == before:
             self._publish()  # the board check may have changed; nothing to write
             return
-        if table.new_game_started:
-            self._begin_in_journal()
-        self._save(table.records, now)
+        self._save(table.records, now, new_game=table.new_game_started)
         self._publish()
 
     def tick(self) -> None:
         """Let the loop look at its timers now (tests and replays call this directly)."""
         self.handle(act.Tick())
+
+    def _maintain(self, now: float) -> None:
+        """The journal's daily clean-up, done while nobody is playing."""
+        if self.journal is None or now - self._last_maintain < self.maintain_every:
+            return
+        if self.table.phase not in ("attract", "idle-check", "over", "setup"):
+            return
+        self._last_maintain = now
+        try:
+            done = self.journal.maintain()
+            log.info("journal clean-up: %s", done)
+        except (JournalError, OSError, sqlite3.Error):
+            log.exception("the journal clean-up failed; it will be tried again")
 
     def _begin_in_journal(self) -> None:
         if self.journal is None:
@@ -219,11 +265,15 @@ class GameLoop:
     def _checkpoint(self) -> dict[str, Any]:
         return {**self.table.checkpoint(), "version": self._version + 1}
 
-    def _save(self, records: list[dict[str, Any]] | None, now: float) -> None:
+    def _save(
+        self, records: list[dict[str, Any]] | None, now: float, new_game: bool = False
+    ) -> None:
         if self.journal is None:
             return
         t = self.table
         try:
+            if new_game:
+                self._begin_in_journal()
             self.journal.record(
                 t.game_id, records or (), now, t.steps, self._checkpoint(), finished=t.finished
             )

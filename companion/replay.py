@@ -338,9 +338,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main_with(
-    args: argparse.Namespace, out: IO[str] = sys.stdout, err: IO[str] = sys.stderr
+    args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None
 ) -> int:
     """Run the replay described by parsed ``args``; raises `ReplayError` for bad input."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     path = None if args.file == "-" else Path(args.file)
     if path is not None and not path.is_file():
         raise ReplayError(f"{args.file}: no such file")
@@ -358,7 +360,8 @@ def main_with(
     except (SenetError, JournalError) as exc:
         raise ReplayError(str(exc)) from None
     if path is None:
-        return run(sys.stdin, loop, clock, out, err)
+        # Line by line, so a driver can wait for the answer to each line it wrote.
+        return run(iter(sys.stdin.readline, ""), loop, clock, out, err)
     with path.open(encoding="utf-8", errors="replace") as lines:
         return run(lines, loop, clock, out, err)
 

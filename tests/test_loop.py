@@ -11,7 +11,7 @@ from companion import actions as act
 from companion.game import TableSettings
 from companion.journal import Journal
 from companion.loop import GameLoop
-from companion.replay import Replayer, make_loop, parse_line
+from companion.replay import ManualClock, Replayer, make_loop, parse_line
 from companion.rules import Position, Transition
 from hardware import events as hw
 
@@ -433,3 +433,155 @@ def test_a_restart_resumes_the_same_game_at_the_same_point(tmp_path) -> None:
     state = again.do(f"board {before['board']}", "lift 10", "place 13", "wait 0.5")
     assert state["last_move"]["move"] == "10-13"
     assert [s.move for s in again.loop.journal.steps(state["game_id"])] == ["9-12", "10-13"]
+
+
+# -- trouble -------------------------------------------------------------------------------------
+class FakeBackend:
+    """A backend that reports a fixed board and records how it was driven."""
+
+    name = "fake"
+
+    def __init__(self, occupied: frozenset[int]) -> None:
+        self.board = occupied
+        self.started: Any = None
+        self.stops = 0
+
+    def start(self, events: Any) -> None:
+        self.started = events
+
+    def stop(self) -> None:
+        self.stops += 1
+
+    def occupied(self) -> frozenset[int]:
+        return self.board
+
+    def status(self) -> dict[str, Any]:
+        return {}
+
+
+def test_a_backend_feeds_the_same_queue_and_the_board_is_read_at_start() -> None:
+    from hardware.backend import Backend
+
+    backend = FakeBackend(frozenset(range(1, 11)))
+    assert isinstance(backend, Backend)
+    clock = ManualClock()
+    loop = GameLoop("playpalace", backend, clock=clock, rng=random.Random(0))
+    loop.start()
+    try:
+        assert loop.snapshot()["hardware"]["backend"] == "fake"
+        clock.advance(1)
+        state = loop.result(act.StillPlaying(), timeout=5)
+        assert state is not None and state["board_check"]["matches"]
+        backend.started.put(hw.ThrowSettled((1, 1, 1, 0)))
+        state = loop.result(act.Hint(), timeout=5)
+        assert state is not None and state["phase"] == "move" and state["hint"]
+    finally:
+        loop.stop()
+        loop.stop()
+    assert backend.stops == 2
+
+
+def test_result_reports_a_refusal_in_the_state() -> None:
+    loop = GameLoop("playpalace", board_kind="none")
+    loop.start()
+    try:
+        state = loop.result(act.PlayMove("9-12"), timeout=5)
+        assert state is not None and state["announcements"][-1]["key"] == "mistake-no-throw"
+    finally:
+        loop.stop()
+
+
+def test_a_journal_that_cannot_be_written_is_a_fault_not_a_crash(tmp_path) -> None:
+    journal = Journal(tmp_path / "j.db")
+    t = Table(board="none", journal=journal)
+    journal.close()
+    state = t.do("throw 3")
+    assert state["phase"] == "move"
+    assert [f["code"] for f in state["hardware"]["faults"]] == ["journal"]
+
+
+def test_a_broken_bot_hands_its_side_back() -> None:
+    class Broken:
+        def choose(self, position: Position, throw: int) -> Transition:
+            raise RuntimeError("out of ideas")
+
+    t = Table(board="none")
+    t.loop.table.bot_factory = lambda level, rules, rng: Broken()
+    t.do("bot W simple", "wait 2", "wait 2")
+    state = t.state
+    assert state["bots"]["W"] is None
+    assert state["announcements"][-1]["key"] == "mistake-bot-unavailable"
+    assert "out of ideas" in state["announcements"][-1]["text"]
+
+
+def test_something_that_is_not_an_event_is_refused() -> None:
+    t = Table(board="none")
+    t.loop.handle("launch the rockets")  # type: ignore[arg-type]
+    assert t.state["announcements"][-1]["key"] == "mistake-bad-input"
+
+
+def test_an_internal_failure_leaves_the_game_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = Table(board="none")
+    t.do("throw 3")
+    before = t.state
+
+    def explode(*args: Any) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(t.loop.table, "_apply", explode)
+    state = t.do("move 9-12")
+    assert state["position"] == before["position"] and state["phase"] == "move"
+    assert state["announcements"][-1]["key"] == "mistake-internal"
+    monkeypatch.undo()
+    assert t.do("move 9-12")["last_move"]["move"] == "9-12"
+
+
+def test_the_daily_clean_up_runs_while_nobody_plays(tmp_path) -> None:
+    clock = ManualClock()
+    loop = GameLoop(
+        "playpalace", journal=Journal(tmp_path / "j.db"), clock=clock, maintain_every=100
+    )
+    calls = []
+    loop.journal.maintain = lambda: calls.append(1) or {}  # type: ignore[union-attr,method-assign]
+    clock.advance(101)
+    loop.tick()
+    assert calls == [1]
+    loop.tick()
+    assert calls == [1]
+
+
+def test_after_a_restart_nothing_is_judged_before_the_board_is_read(tmp_path) -> None:
+    path = tmp_path / "journal.db"
+    t = Table(journal=Journal(path))
+    t.do("board start", "wait 0.5", "sticks 1 1 1 0")
+    t.loop.journal.close()  # type: ignore[union-attr]
+    again = Table(journal=Journal(path))
+    state = again.do("wait 5", "wait 5")
+    assert state["announcements"][-1]["key"] == "resumed"
+    state = again.do("board 1 2 3 4 5 6 7 8 10", "wait 3")
+    assert state["announcements"][-1]["key"] == "mistake-finish-move"
+    assert (
+        state["announcements"][-1]["text"] == "Finish the move first. Move the piece from 9 to 12."
+    )
+
+
+def test_the_isac_opening_passes_the_sticks_until_somebody_throws_a_1() -> None:
+    t = Table("isac", board="none")
+    state = t.do("throw 3")
+    assert state["announcements"][-1]["text"] == (
+        "3 is not a 1: pass the sticks on. The first 1 starts the game."
+    )
+    state = t.do("throw 1")
+    assert [m["move"] for m in state["legal"]] == ["10-11"]
+
+
+def test_another_move_than_the_computers_is_refused_with_its_choice() -> None:
+    t = Table().at("WBWBWBWBWB.................... B 0 0")
+    t.loop.table.bot_factory = lambda level, rules, rng: FirstMoveBot()
+    t.do("bot B simple", "wait 1.5", "wait 1.5")
+    chosen = t.state["announcements"][-1]["params"]
+    assert chosen["from"] == 10  # the last of the legal moves
+    t.do("lift 2", "place 20", "wait 3")
+    said = t.state["announcements"][-1]
+    assert said["key"] == "mistake-bot-move"
+    assert said["text"].startswith(f"The computer chose {chosen['from']} to {chosen['to']}.")

@@ -237,10 +237,18 @@ def test_simulator_refuses_bad_requests(action: str, body: Any, status: int) -> 
     assert board.calls == []
 
 
+def test_simulator_shows_what_the_sensors_feel() -> None:
+    app, _, _ = make(backend=FakeBackend(FakeSimBoard()))
+    client = app.test_client()
+    assert client.get("/simulator/sensors").get_json() == {"occupied": [1, 2, 3]}
+    assert 'data-occupied="1 2 3"' in client.get("/simulator/").get_data(as_text=True)
+
+
 def test_no_simulator_on_real_hardware() -> None:
     app, _, _ = make(backend=FakeBackend(board=None))
     client = app.test_client()
     assert client.get("/simulator/").status_code == 404
+    assert client.get("/simulator/sensors").status_code == 404
     h = {"X-CSRF-Token": token(client)}
     assert post(client, "/simulator/place", {"square": 1}, **h).status_code == 404
 

@@ -189,7 +189,8 @@ def test_bodies_that_are_too_large_are_refused(setup: Any) -> None:
     assert response.status_code == 413
 
 
-def test_rules_pages_come_from_the_rulesets(setup: Any) -> None:
+def test_rules_pages_fall_back_to_the_rulesets(setup: Any, monkeypatch: Any, tmp_path: Any) -> None:
+    monkeypatch.setattr("companion.web.rules_doc.RULES_DOCUMENT", tmp_path / "absent.md")
     app, _, _ = setup
     client = app.test_client()
     index = client.get("/rules").get_data(as_text=True)
@@ -197,7 +198,7 @@ def test_rules_pages_come_from_the_rulesets(setup: Any) -> None:
         assert f"/rules/{name}" in index
     isac = client.get("/rules/isac").get_data(as_text=True)
     assert "House of Waters" in isac and "rebirth_taken" in isac
-    assert "<li>No walls: the handout has none." in isac
+    assert "<li>No walls: the handout has none." in isac and "``" not in isac
     missing = client.get("/rules/chess")
     assert missing.status_code == 404 and "no ruleset called" in missing.get_data(as_text=True)
 
@@ -239,3 +240,71 @@ def test_unknown_pages_and_methods_get_clear_errors(setup: Any) -> None:
     assert client.get("/nothing-here").status_code == 404
     assert client.get("/api/throw").status_code == 405
     assert "error" in client.get("/api/throw").get_json()
+
+
+DOCUMENT = """# Senet rulesets
+
+Nobody knows exactly how Senet was played.
+
+## `playpalace` — PlayPalace (PlayPalace team, 2026)
+
+**For players.** Light (W) starts.
+
+| question | the companion does |
+|---|---|
+| Can 26 use a 5? | No. |
+
+## Scholarly reconstructions
+
+### `piccione`: Peter Piccione
+
+- **Entering.** With a 1.
+
+### `kendall`: Timothy Kendall
+
+Other text.
+"""
+
+
+def test_rules_sections_come_from_the_rules_document(tmp_path: Any) -> None:
+    from companion.rules import RULESETS
+    from companion.web.rules_doc import document_intro, ruleset_doc, section_of
+
+    path = tmp_path / "rules.md"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    doc = ruleset_doc(RULESETS["playpalace"], path)
+    assert doc.from_document
+    assert "<strong>For players.</strong>" in doc.html and "<table>" in doc.html
+    assert "Scholarly" not in doc.html
+    piccione = section_of(DOCUMENT, "piccione")
+    assert piccione is not None and "Entering" in piccione and "Kendall" not in piccione
+    assert section_of(DOCUMENT, "isac") is None
+    fallback = ruleset_doc(RULESETS["isac"], path)  # no section: the docstring
+    assert not fallback.from_document and "<code>opening=dark</code>" in fallback.html
+    intro = document_intro(path)
+    assert intro is not None and "Nobody knows" in intro and "For players" not in intro
+    assert document_intro(tmp_path / "missing.md") is None
+
+
+def test_rules_page_shows_the_document_section(monkeypatch: Any, tmp_path: Any) -> None:
+    path = tmp_path / "rules.md"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    monkeypatch.setattr("companion.web.rules_doc.RULES_DOCUMENT", path)
+    app, _, _ = make()
+    client = app.test_client()
+    page = client.get("/rules/playpalace").get_data(as_text=True)
+    assert "<strong>For players.</strong>" in page and "Can 26 use a 5?" in page
+    assert "Nobody knows exactly" in client.get("/rules").get_data(as_text=True)
+
+
+def test_a_phone_tapping_too_fast_is_slowed_down(setup: Any) -> None:
+    app, loop, clock = setup
+    client = app.test_client()
+    h = {"X-CSRF-Token": token(client)}
+    answers = [post(client, "/api/hint", {}, **h).status_code for _ in range(13)]
+    assert answers == [202] * 12 + [429]
+    refused = post(client, "/api/hint", {}, **h)
+    assert "too many actions" in refused.get_json()["error"] and refused.headers["Retry-After"]
+    clock.advance(0.5)  # two more actions earned at four a second
+    assert [post(client, "/api/hint", {}, **h).status_code for _ in range(3)] == [202, 202, 429]
+    assert len(loop.commands) == 14

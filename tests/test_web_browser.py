@@ -104,20 +104,34 @@ def test_throw_and_move_through_the_simulator(browser: Any, companion: Companion
     context.close()
 
 
+# Records what the page asks the browser to say, in place of the speech synthesiser.
+SPEECH = """
+window.__said = [];
+window.speechSynthesis.speak = function (u) { window.__said.push([u.lang, u.text]); };
+"""
+
+
 def test_phone_throws_and_taps_a_highlighted_piece(browser: Any, companion: Companion) -> None:
     from playwright.sync_api import expect
 
     context = phone(browser)
+    context.add_init_script(SPEECH)
     page = context.new_page()
     page.goto(companion.url)
+    sound = page.locator("#sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Throw the sticks").click()
     expect(page.locator("#announcements li").first).to_contain_text("Light threw")
+    said = page.evaluate("window.__said")
+    assert ["en", newest(page)] in said  # the new announcement was spoken, in English
     expect(page.locator("svg .sticks rect")).to_have_count(4)
     state = companion.loop.snapshot()
     if state["phase"] == "move":
         move = state["legal"][0]["move"]
         page.locator(f'svg .movable[data-move="{move}"]').click()
-        expect(page.locator("#announcements li").first).to_contain_text(
+        expect(page.locator("#announcements")).to_contain_text(
             re.compile(r"Light moved|Light bore|The piece")
         )
         expect(page.locator("svg .movable")).to_have_count(0)
@@ -183,4 +197,44 @@ def test_spectators_and_administration(browser: Any, tmp_path: Path) -> None:
         expect(page.locator(".flash")).to_contain_text("A new game of")
         page.goto(companion.url + "rules/isac")
         shoot(page, "rules")
+        context.close()
+
+
+def play_to_the_end(loop: Any) -> None:
+    """Throw and play the first legal move until the game is over (board kind "none")."""
+    from companion.actions import Decide, PlayMove
+
+    with loop.subscribe() as states:
+        state = loop.snapshot()
+        for _ in range(3000):
+            if state["phase"] == "over":
+                return
+            if state["phase"] == "move":
+                loop.submit(PlayMove(state["legal"][0]["move"]))
+            elif state["phase"] == "decide":
+                loop.submit(Decide(state["decision"]["choices"][0]["id"]))
+            else:
+                loop.submit(Throw())
+            version = state["version"]
+            while state["version"] == version:
+                got = states.get(timeout=5)
+                assert got is not None, "the loop stopped publishing"
+                state = got
+    raise AssertionError("the game did not end")
+
+
+def test_the_result_is_shown(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    with running_companion(tmp_path, board_kind="none") as companion:
+        context = phone(browser)
+        page = context.new_page()
+        page.goto(companion.url)
+        expect(page.locator("#game")).to_have_attribute("data-connected", "true")
+        play_to_the_end(companion.loop)
+        winner = "Light" if companion.loop.snapshot()["outcome"]["winner"] == "W" else "Dark"
+        expect(page.locator("#turn")).to_have_text(f"{winner} wins: all pieces borne off")
+        expect(page.locator("#throw-button")).to_be_hidden()
+        expect(page.locator("#announcements li").first).to_contain_text(f"{winner} wins")
+        shoot(page, "game-over")
         context.close()

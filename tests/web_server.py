@@ -4,6 +4,7 @@ and the web benchmark; with a proxy in front that can drop every connection like
 from __future__ import annotations
 
 import contextlib
+import random
 import socket
 import threading
 from collections.abc import Iterator
@@ -95,14 +96,27 @@ class Companion:
 
 @contextlib.contextmanager
 def running_companion(
-    tmp: Path, *, web: dict[str, Any] | None = None, threads: int = 16, ruleset: str = "playpalace"
+    tmp: Path,
+    *,
+    web: dict[str, Any] | None = None,
+    threads: int = 16,
+    ruleset: str = "playpalace",
+    seed: int = 3,
+    board_kind: str = "presence",
 ) -> Iterator[Companion]:
     """The whole companion on the simulated board, its pieces set up, serving on loopback."""
     board = SimulatedBoard()
     backend = open_backend("sim", board=board)
     journal = Journal(tmp / "journal.sqlite3")
     config = {"pin": "2468", **(web or {})}
-    loop = GameLoop(ruleset, backend, journal=journal, phone_input=config.get("phone_input", True))
+    loop = GameLoop(
+        ruleset,
+        backend,
+        journal=journal,
+        phone_input=config.get("phone_input", True),
+        rng=random.Random(seed),
+        board_kind=board_kind,
+    )
     start = loop.snapshot()["ruleset"]["name"]
     from companion.rules import get_ruleset
 
@@ -115,6 +129,9 @@ def running_companion(
     loop.start()
     thread.start()
     companion = Companion(loop, board, backend, app, server, server.effective_port, journal)
+    with loop.subscribe() as states:  # the sensors have seen the set-up: the game is on
+        while (state := states.get(timeout=10)) is not None and state["phase"] == "setup":
+            pass
     try:
         yield companion
     finally:

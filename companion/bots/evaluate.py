@@ -1,132 +1,130 @@
-"""How good a position is: a static estimate of White's chance to win, and `win_chance`.
+"""How good a position is: the bots' judgement, a static chance to win, and `win_chance`.
 
-The estimate is a logistic function of a few features, each counted for W minus the same for B,
-so the game's symmetry between the sides holds by construction:
+`heuristic` scores a position for one player by the tips of the PlayPalace rules page (seed
+000): progress counts most; pairs protect and walls block; a lone piece an opponent can reach is
+at risk; a piece past 26 is through the bottleneck; a piece stuck in the water is not; throwing
+next is worth a few squares. It is antisymmetric (W's score is minus B's), so W's chance to win
+is estimated as ``logistic(scale * heuristic(position, W))``.
 
-- one feature per place a piece can be (in hand, squares 1..30, borne off): the learned value of
-  a piece there, which captures the race and the special squares of each ruleset;
-- ``tempo``: +1 when W throws next, -1 when B does;
-- ``pairs``: pieces with a neighbour of their own colour (protection in most rulesets);
-- ``walls``: runs of three pieces of one colour (a blockade in most rulesets);
-- ``exposed``: lone pieces an opponent piece stands close enough behind to capture.
-
-The weights of each ruleset are fitted by logistic regression on self-play games
+The ``scale`` of each ruleset is fitted by logistic regression on self-play games
 (`companion.bots.learn`, run by ``bench/bots.py``) and shipped as package data in
-``companion/data/weights/<ruleset>.json``. A ruleset without a file (a new one) gets a plain race
-estimate that needs no fitting, so every ruleset can be played and hinted at once.
+``companion/data/calibration/<ruleset>.json``; a ruleset without a file (a new one) gets
+`DEFAULT_SCALE`, so every ruleset can be played and hinted at once.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from typing import NamedTuple
 
-from companion.rules import Player, Position, Ruleset
+from companion.rules import OFF, Player, Position, Ruleset
 
 __all__ = [
-    "FEATURES",
+    "DEFAULT_SCALE",
     "Evaluator",
-    "Weights",
-    "default_weights",
-    "feature_vector",
-    "load_weights",
+    "Structure",
+    "heuristic",
+    "load_scale",
+    "structure",
     "win_chance",
 ]
 
-SQUARE_FEATURES = 32  # 0: in hand, 1..30: the squares, 31: borne off
-TEMPO, PAIRS, WALLS, EXPOSED = 32, 33, 34, 35
-FEATURES: tuple[str, ...] = (
-    "hand",
-    *(f"square {s}" for s in range(1, 31)),
-    "off",
-    "tempo",
-    "pairs",
-    "walls",
-    "exposed",
-)
+DEFAULT_SCALE = 0.05  # a piece twenty squares ahead: about 73 %
+_BORNE_OFF = OFF + 4  # a borne-off piece is worth a little more than one on 30
+_PAST_26 = 2.0
+_IN_WATER = -8.0
+_PAIR, _WALL, _EXPOSED, _TEMPO = 1.5, 2.0, -2.0, 1.5
 
 
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """The weights of the features in `FEATURES` order, and where they came from."""
+class Structure(NamedTuple):
+    """Counts of one player's pairs, walls and exposed pieces (see `structure`)."""
 
-    values: tuple[float, ...]
-    source: str  # "default" or a description of the fit
-
-    def __post_init__(self) -> None:
-        if len(self.values) != len(FEATURES):
-            raise ValueError(
-                f"weights: expected {len(FEATURES)} values (one per feature), got"
-                f" {len(self.values)}; refit them with bench/bots.py"
-            )
-
-    def to_json(self) -> dict[str, object]:
-        return {"features": list(FEATURES), "weights": list(self.values), "source": self.source}
+    pairs: int
+    walls: int
+    exposed: int
 
 
-def default_weights() -> Weights:
-    """A plain race estimate: a piece is worth its square; a small bonus for throwing next."""
-    values = [0.0] * len(FEATURES)
-    for square in range(1, 31):
-        values[square] = square * 0.1
-    values[31] = 3.4
-    values[TEMPO] = 0.25
-    values[PAIRS] = 0.05
-    values[WALLS] = 0.05
-    values[EXPOSED] = -0.05
-    return Weights(tuple(values), "default")
+class _Judge:
+    """`heuristic` with the ruleset's tables worked out once (it runs at every search leaf)."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        safe: frozenset[int] = getattr(rules, "safe", frozenset())
+        unsafe: frozenset[int] = getattr(rules, "unsafe", frozenset())
+        water = getattr(rules, "water", 0)
+        self.can_pair = tuple(i + 1 not in unsafe for i in range(30))
+        self.can_expose = tuple(i + 1 not in safe for i in range(30))
+        self.reach = max(rules.throw_model.values)
+        self.value = tuple(
+            square + (_IN_WATER if square == water else _PAST_26 if square > 26 else 0.0)
+            for square in range(1, 31)
+        )
+
+    def structure(self, board: str, mine: str, theirs: str) -> Structure:
+        pairs = walls = exposed = 0
+        i = board.find(mine)
+        while i >= 0:
+            paired = (i > 0 and board[i - 1] == mine) or (i < 29 and board[i + 1] == mine)
+            if paired:
+                pairs += self.can_pair[i]
+                walls += board[i : i + 3] == mine * 3
+            elif self.can_expose[i] and theirs in board[max(0, i - self.reach) : i]:
+                exposed += 1
+            i = board.find(mine, i + 1)
+        return Structure(pairs, walls, exposed)
+
+    def score(self, position: Position, player: Player) -> float:
+        board, mine, theirs = position.board, player.value, player.other.value
+        value = self.value
+        score = 0.0
+        i = board.find(mine)
+        while i >= 0:
+            score += value[i]
+            i = board.find(mine, i + 1)
+        i = board.find(theirs)
+        while i >= 0:
+            score -= value[i]
+            i = board.find(theirs, i + 1)
+        score += _BORNE_OFF * (position.off(player) - position.off(player.other))
+        me = self.structure(board, mine, theirs)
+        them = self.structure(board, theirs, mine)
+        score += _PAIR * (me.pairs - them.pairs) + _WALL * (me.walls - them.walls)
+        score += _EXPOSED * (me.exposed - them.exposed)
+        score += _TEMPO if position.side is player else -_TEMPO
+        return score
+
+
+@lru_cache(maxsize=64)
+def _judge(rules: Ruleset) -> _Judge:
+    return _Judge(rules)
+
+
+def structure(rules: Ruleset, position: Position, player: Player) -> Structure:
+    """``player``'s pieces with a neighbour of their own colour (protected in most rulesets),
+    runs of three of them (walls), and lone pieces an opponent piece stands within one throw
+    behind (exposed to a capture)."""
+    return _judge(rules).structure(position.board, player.value, player.other.value)
+
+
+def heuristic(rules: Ruleset, position: Position, player: Player) -> float:
+    """How good ``position`` looks to ``player``, in squares of progress (antisymmetric)."""
+    if (outcome := rules.outcome(position)) is not None:
+        return 1000.0 if outcome.winner is player else -1000.0
+    return _judge(rules).score(position, player)
 
 
 @cache
-def load_weights(name: str) -> Weights:
-    """The fitted weights shipped for the ruleset ``name``, or `default_weights` if none are."""
+def load_scale(name: str) -> float:
+    """The fitted scale shipped for the ruleset ``name``, or `DEFAULT_SCALE` if none is."""
     try:
-        text = resources.files("companion.data.weights").joinpath(f"{name}.json").read_text()
-        data = json.loads(text)
-        if list(data["features"]) != list(FEATURES):
-            return default_weights()
-        return Weights(tuple(float(v) for v in data["weights"]), str(data["source"]))
+        path = resources.files("companion.data.calibration").joinpath(f"{name}.json")
+        scale = float(json.loads(path.read_text())["scale"])
     except (OSError, ValueError, KeyError, TypeError):
-        return default_weights()
-
-
-def feature_vector(rules: Ruleset, position: Position) -> list[float]:
-    """The features of ``position``, W minus B, in `FEATURES` order."""
-    x = [0.0] * len(FEATURES)
-    board = position.board
-    for i, ch in enumerate(board):
-        if ch == "W":
-            x[i + 1] += 1.0
-        elif ch == "B":
-            x[i + 1] -= 1.0
-    x[31] = float(position.off_w - position.off_b)
-    x[0] = float(rules.in_hand(position, Player.W) - rules.in_hand(position, Player.B))
-    x[TEMPO] = 1.0 if position.side is Player.W else -1.0
-    safe: frozenset[int] = getattr(rules, "safe", frozenset())
-    unsafe: frozenset[int] = getattr(rules, "unsafe", frozenset())
-    reach = max(rules.throw_model.values)
-    for player, sign in (("W", 1.0), ("B", -1.0)):
-        other = "B" if player == "W" else "W"
-        pairs = walls = exposed = 0
-        for i, ch in enumerate(board):
-            if ch != player:
-                continue
-            square = i + 1
-            paired = (i > 0 and board[i - 1] == player) or (i < 29 and board[i + 1] == player)
-            if paired and square not in unsafe:
-                pairs += 1
-            if board[i : i + 3] == player * 3:
-                walls += 1
-            if not paired and square not in safe and other in board[max(0, i - reach) : i]:
-                exposed += 1
-        x[PAIRS] += sign * pairs
-        x[WALLS] += sign * walls
-        x[EXPOSED] += sign * exposed
-    return x
+        return DEFAULT_SCALE
+    return scale if 0 < scale < 10 else DEFAULT_SCALE
 
 
 def _logistic(score: float) -> float:
@@ -140,15 +138,10 @@ def _logistic(score: float) -> float:
 class Evaluator:
     """White's chance to win from a position, estimated without looking ahead (cached)."""
 
-    def __init__(self, rules: Ruleset, weights: Weights | None = None) -> None:
+    def __init__(self, rules: Ruleset, scale: float | None = None) -> None:
         self.rules = rules
-        self.weights = weights if weights is not None else load_weights(rules.name)
+        self.scale = scale if scale is not None else load_scale(rules.name)
         self._cache: dict[Position, float] = {}
-
-    def score(self, position: Position) -> float:
-        """The logit of White's chance (positive: W is ahead)."""
-        x = feature_vector(self.rules, position)
-        return sum(w * v for w, v in zip(self.weights.values, x, strict=True) if v)
 
     def static(self, position: Position) -> float:
         """White's chance to win, 0..1; exactly 0 or 1 once the game is over."""
@@ -159,7 +152,7 @@ class Evaluator:
         if outcome is not None:
             value = 1.0 if outcome.winner is Player.W else 0.0
         else:
-            value = _logistic(self.score(position))
+            value = _logistic(self.scale * heuristic(self.rules, position, Player.W))
         if len(self._cache) > 200_000:
             self._cache.clear()
         self._cache[position] = value
@@ -169,14 +162,10 @@ class Evaluator:
 def win_chance(ruleset: Ruleset, position: Position, *, depth: int = 1) -> float:
     """White's estimated chance (0..1) of winning from ``position`` with good play.
 
-    Looks ``depth`` throws ahead over the exact throw odds (one by default: a millisecond or
-    so) and estimates the positions it reaches with the ruleset's fitted weights. B's chance is
-    one minus this.
+    Looks ``depth`` throws ahead over the exact throw odds (one by default: about a
+    millisecond) and estimates the positions reached with the ruleset's fitted scale. B's chance
+    is one minus this.
     """
     from companion.bots.search import Expectimax
 
     return Expectimax(ruleset, Evaluator(ruleset)).value(position, depth)
-
-
-def logit(values: Sequence[float], x: Sequence[float]) -> float:
-    return sum(w * v for w, v in zip(values, x, strict=True))

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion.bots.errors import NoChoice, UnknownBot
-from companion.bots.evaluate import EXPOSED, PAIRS, WALLS, Evaluator, feature_vector
+from companion.bots.evaluate import Evaluator, heuristic
 from companion.bots.game import Bot
 from companion.bots.search import Expectimax, Ranked, SearchLimits
-from companion.rules import OFF, Player, Position, Ruleset, Transition, get_ruleset
+from companion.rules import Player, Position, Ruleset, Transition, get_ruleset
 
 __all__ = ["LEVELS", "RandomBot", "SimpleBot", "StrongBot", "get_bot"]
 
@@ -50,38 +50,10 @@ class RandomBot:
         return self.rng.choice(options)
 
 
-def heuristic(rules: Ruleset, position: Position, player: Player) -> float:
-    """How good ``position`` looks to ``player``, by the tips of the PlayPalace rules page.
-
-    Progress counts most (a borne-off piece is worth a little more than one on 30); pairs protect
-    and walls block, so both count; a lone piece an opponent can reach is a risk; a piece past
-    26 is through the bottleneck; a piece waiting in the water square is stuck; and throwing
-    next (a bonus throw) is worth a few squares.
-    """
-    if (outcome := rules.outcome(position)) is not None:
-        return 1000.0 if outcome.winner is player else -1000.0
-    sign = 1.0 if player is Player.W else -1.0
-    mine, theirs = player.value, player.other.value
-    progress = 0.0
-    for i, ch in enumerate(position.board):
-        square = i + 1
-        bonus = 2.0 if square > 26 else 0.0
-        if square == rules.water:
-            bonus = -8.0
-        if ch == mine:
-            progress += square + bonus
-        elif ch == theirs:
-            progress -= square + bonus
-    progress += (OFF + 4) * (position.off(player) - position.off(player.other))
-    x = feature_vector(rules, position)
-    structure = sign * (1.5 * x[PAIRS] + 2.0 * x[WALLS] - 2.0 * x[EXPOSED])
-    tempo = 3.0 if position.side is player else 0.0
-    return progress + structure + tempo
-
-
 @dataclass
 class SimpleBot:
-    """Looks once at each move and plays the one whose result `heuristic` likes best."""
+    """Looks once at each move and plays the one whose result `heuristic` likes best
+    (the seed 000 "simple" bot: a heuristic evaluation, ties broken at random)."""
 
     rules: Ruleset
     rng: random.Random = field(default_factory=random.Random)

@@ -5,6 +5,7 @@
     rules moves --ruleset R --position P --throw N
     rules moves --ruleset R --jsonl        (the batch interface of NOTATION.md, stdin to stdout)
     rules play  --ruleset R --position P --throw N --move M
+    rules stats --ruleset R [--games N]     (how the ruleset plays, from self-play games)
 
 Human-readable by default, ``--json`` for one case as JSON.
 """
@@ -59,6 +60,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--move", required=True, help="the move, e.g. 9-12 or 28-off")
     p.set_defaults(func=_play)
+
+    _register_stats(actions)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -252,3 +255,45 @@ def _batch_line(rules: Ruleset, line: str) -> dict[str, Any]:
         "throw": throw,
         "moves": [_move_json(rules, t) for t in rules.transitions(position, throw)],
     }
+
+
+# -- statistics ---------------------------------------------------------------------------
+def _register_stats(actions: Any) -> None:
+    p = actions.add_parser("stats", help="game length, special squares, first-player advantage")
+    _common(p)
+    p.add_argument("--games", type=_int("games"), default=1000, help="games to play (1000)")
+    p.add_argument("--seed", type=_int("seed"), default=0, help="seed of the games (0)")
+    p.add_argument("--jobs", type=_int("jobs"), default=1, help="processes to play in (1)")
+    p.set_defaults(func=_stats)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from companion.bots.stats import ruleset_stats
+
+    rules = _ruleset(args)
+    if args.games < 1 or args.jobs < 1:
+        raise UsageError("--games and --jobs must be at least 1")
+    data = ruleset_stats(rules, args.games, args.seed, jobs=args.jobs)
+    if args.json:
+        _emit(data)
+        return 0
+    length, first = data["length"], data["first_player"]
+    print(f"{rules.title}: {data['games']} games, {data['players']} (seed {data['seed']})")
+    print(
+        f"length: {length['moves_mean']} moves on average (median {length['moves_median']},"
+        f" {length['moves_min']} to {length['moves_max']}), {length['throws_mean']} throws"
+    )
+    low, high = first["interval_95"]
+    share = first["share"] if first["share"] is not None else 0.0
+    print(
+        f"first player ({first['side']}) won {share:.1%}"
+        f" (95 % confidence interval {low:.1%}–{high:.1%})"
+    )
+    for row in data["special_squares"]:
+        print(
+            f"  {row['square']:>2} {row['name']:<28} {row['visits_per_game']:6.2f} visits a game"
+            f" ({row['landings_per_game']:.2f} landings, {row['sent_there_per_game']:.2f} sent)"
+        )
+    per_game = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in data["per_game"].items() if v)
+    print(f"per game: {per_game}")
+    return 0

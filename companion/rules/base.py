@@ -8,8 +8,8 @@ arguments: a throw is an input, never a roll.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
-from typing import ClassVar, NamedTuple
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar, NamedTuple
 
 from companion.rules.errors import IllegalMove, NotationError
 from companion.rules.position import EMPTY, HAND, OFF, SQUARES, Move, Player, Position
@@ -35,6 +35,20 @@ class Effect(enum.IntFlag):
     CONTINUE = enum.auto()  # the same player goes on with the rest of a split throw
 
 
+# Plain ints for the hot path: IntFlag arithmetic goes through Python-level enum code.
+_SWAP = int(Effect.SWAP)
+_WATER = int(Effect.WATER)
+_BEAR_OFF = int(Effect.BEAR_OFF)
+_BONUS = int(Effect.BONUS)
+_BONUS_LOST = int(Effect.BONUS_LOST)
+_BACKWARD = int(Effect.BACKWARD)
+_WIN = int(Effect.WIN)
+_OTHER = {Player.W: Player.B, Player.B: Player.W}
+_MOVES = [[Move(start, end) for end in range(OFF + 1)] for start in range(OFF + 1)]
+_new = tuple.__new__
+_object_new = object.__new__
+
+
 class EndReason(enum.Enum):
     ALL_BORNE_OFF = "all pieces borne off"
     SCORE = "most pieces borne off"
@@ -47,16 +61,81 @@ class Outcome(NamedTuple):
     reason: EndReason
 
 
-class Transition(NamedTuple):
-    """One legal move together with the position it leads to and what it did."""
+class Transition:
+    """One legal move together with the position it leads to and what it did.
+
+    Move generation decides legality without carrying out every move; the resulting position
+    (and the effects that depend on it) are worked out the first time they are asked for, since
+    a game goes on with only one of the moves listed.
+    """
+
+    __slots__ = ("_after", "_flags", "_pending", "move")
 
     move: Move
-    after: Position
-    flags: int = 0
+    _after: Position | None
+    _flags: int
+    _pending: tuple[Ruleset, Position, int, int, int, int] | None
+
+    def __init__(self, move: Move, after: Position, flags: int = 0) -> None:
+        self.move = move
+        self._after = after
+        self._flags = int(flags)
+        self._pending = None
+
+    @classmethod
+    def deferred(
+        cls, rules: Ruleset, position: Position, start: int, target: int, throw: int, flags: int
+    ) -> Transition:
+        """A legal move whose result `Ruleset._land` computes when first needed."""
+        t = _object_new(cls)
+        t.move = _MOVES[start][target]
+        t._pending = (rules, position, start, target, throw, flags)
+        return t
+
+    def _resolve(self) -> Position:
+        assert self._pending is not None
+        rules, position, start, target, throw, flags = self._pending
+        done = rules._land(position, start, target, throw, flags)
+        self._after, self._flags, self._pending = done.after, done.flags, None
+        return done.after
+
+    @property
+    def after(self) -> Position:
+        if self._pending is not None:
+            return self._resolve()
+        assert self._after is not None
+        return self._after
+
+    @property
+    def flags(self) -> int:
+        if self._pending is not None:
+            self._resolve()
+        return self._flags
 
     @property
     def effects(self) -> Effect:
         return Effect(self.flags)
+
+    def __iter__(self) -> Iterator[object]:
+        return iter((self.move, self.after, self.flags))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transition):
+            return NotImplemented
+        return (self.move, self.after, self.flags) == (other.move, other.after, other.flags)
+
+    def __hash__(self) -> int:
+        return hash((self.move, self.after, self.flags))
+
+    def __repr__(self) -> str:
+        return f"Transition({self.move!r}, {self.after!r}, {self.effects!r})"
+
+    def _replace(self, **changes: Any) -> Transition:
+        return Transition(
+            changes.get("move", self.move),
+            changes.get("after", self.after),
+            changes.get("flags", self.flags),
+        )
 
 
 class Refusal(NamedTuple):
@@ -111,7 +190,7 @@ class Ruleset:
 
     throw_model: ClassVar[ThrowModel] = FOUR_STICKS
     first_side: ClassVar[Player] = Player.W
-    pieces: ClassVar[int] = 5
+    pieces: int = 5  # per player; an option of the ruleset may change it for one game
     start_board: ClassVar[str] = "WB" * 5 + EMPTY * 20
     start_extras: ClassVar[tuple[tuple[str, str], ...]] = ()
     extra_keys: ClassVar[Mapping[str, str]] = {}  # documented extra fields: key -> meaning
@@ -144,6 +223,17 @@ class Ruleset:
                 raise NotationError(key, f"must be one of {', '.join(option.choices)}")
             settings[key] = value
         self.settings: Mapping[str, str] = settings
+        # Where each square's piece goes for each throw depends only on the square and the throw
+        # unless a ruleset overrides `_forward_target`; then it is asked every time.
+        self._targets: dict[int, list[int | Refusal]] | None = None
+        if type(self)._forward_target is Ruleset._forward_target:
+            self._targets = {
+                throw: [
+                    Refusal("locked"),
+                    *(self._forward_target(None, sq, throw) for sq in range(1, OFF)),
+                ]
+                for throw in self.throw_model.values
+            }
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.items() if v != self.options[k].default}
@@ -203,6 +293,10 @@ class Ruleset:
         """True if the side to move throws next (False while it plays the rest of a throw)."""
         return self.outcome(position) is None
 
+    def pending_throw(self, position: Position) -> int | None:
+        """The throw still being played when `needs_throw` is False (hook; split throws)."""
+        return None
+
     # -- moves ----------------------------------------------------------------------------
     def transitions(self, position: Position, throw: int) -> list[Transition]:
         """Every legal move for ``throw`` with the position it leads to."""
@@ -257,26 +351,21 @@ class Ruleset:
     # -- teaching -------------------------------------------------------------------------
     def refusals(self, position: Position, throw: int) -> dict[int, Refusal]:
         """For each of the mover's pieces that cannot move with ``throw``: why not."""
-        legal = {t.move.start for t in self.transitions(position, throw)}
+        legal = self.transitions(position, throw)
+        starts = {t.move.start for t in legal}
         p = position.side.value
         o = "B" if p == "W" else "W"
+        any_forward = any(t.move.end > t.move.start for t in legal)
         reasons: dict[int, Refusal] = {}
         for square in position.squares_of(position.side):
-            if square in legal:
+            if square in starts:
                 continue
-            r = self._forward(position, square, throw, p, o)
-            if type(r) is Transition:
-                r = self._restriction(position, r) or Refusal("locked", (square,))
-            elif (
-                self.backward
-                and type(r) is Refusal
-                and any(
-                    self._forward(position, s, throw, p, o).__class__ is Transition
-                    for s in position.squares_of(position.side)
-                )
-            ):
-                r = Refusal("forward-first")
-            assert type(r) is Refusal
+            r = self._restriction(position, throw, square)
+            if r is None:
+                found = self._forward(position, square, throw, p, o)
+                if self.backward and not any_forward and type(found) is Refusal:
+                    found = self._backward(position, square, throw, p, o)
+                r = found if type(found) is Refusal else Refusal("locked", (square,))
             reasons[square] = r
         return reasons
 
@@ -286,9 +375,13 @@ class Ruleset:
             return self.explain(Refusal("game-over"), position)
         if move.start != HAND and position.at(move.start) is not position.side:
             return self.explain(Refusal("no-piece", (move.start,)), position)
-        for t in self.transitions(position, throw):
+        legal = self.transitions(position, throw)
+        for t in legal:
             if t.move.start == move.start:
                 return self.explain(Refusal("elsewhere", (move.start, t.move.end)), position)
+        forward = any(t.move.end > t.move.start for t in legal)
+        if self.backward and forward and move.end < move.start:
+            return self.explain(Refusal("forward-first"), position)
         refusal = self.refusals(position, throw).get(move.start)
         return self.explain(refusal or Refusal("locked", (move.start,)), position)
 
@@ -307,11 +400,13 @@ class Ruleset:
         """Filter the moves found (hook: turn obligations such as an opening move)."""
         return found
 
-    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
-        """Why `_restrict` removed ``t`` (hook, for teaching)."""
+    def _restriction(self, position: Position, throw: int, square: int) -> Refusal | None:
+        """Why a turn obligation keeps the piece on ``square`` from moving (hook, teaching)."""
         return None
 
-    def _forward_target(self, position: Position, square: int, throw: int) -> int | Refusal:
+    def _forward_target(self, position: Position | None, square: int, throw: int) -> int | Refusal:
+        """Where a forward move of ``throw`` from ``square`` goes, before looking at the pieces
+        (hook; ``position`` is None when the answer is tabulated for every position)."""
         exits = self.exits.get(square)
         if exits is not None:
             return OFF if throw in exits else Refusal("exit-only", (square,))
@@ -357,14 +452,18 @@ class Ruleset:
     def _forward(
         self, position: Position, square: int, throw: int, p: str, o: str
     ) -> Transition | Refusal:
-        target = self._forward_target(position, square, throw)
+        targets = self._targets
+        if targets is None:
+            target = self._forward_target(position, square, throw)
+        else:
+            target = targets[throw][square]
         if type(target) is Refusal:
             return target
         assert isinstance(target, int)
         refusal = self._check_path(position.board, square, target, p, o)
         if refusal is not None:
             return refusal
-        return self._land(position, square, target, throw, 0)
+        return Transition.deferred(self, position, square, target, throw, 0)
 
     def _backward(
         self, position: Position, square: int, throw: int, p: str, o: str
@@ -377,10 +476,8 @@ class Ruleset:
         refusal = self._check_path(position.board, square, target, p, o)
         if refusal is not None:
             return refusal
-        flags = (
-            Effect.BACKWARD if self.backward_keeps_bonus else Effect.BACKWARD | Effect.BONUS_LOST
-        )
-        return self._land(position, square, target, throw, flags)
+        flags = _BACKWARD if self.backward_keeps_bonus else _BACKWARD | _BONUS_LOST
+        return Transition.deferred(self, position, square, target, throw, flags)
 
     def _land(
         self, position: Position, start: int, target: int, throw: int, flags: int
@@ -391,7 +488,7 @@ class Ruleset:
         cells[start - 1] = EMPTY
         off_w, off_b = position.off_w, position.off_b
         if target == OFF:
-            flags |= Effect.BEAR_OFF
+            flags |= _BEAR_OFF
             if mover == "W":
                 off_w += 1
             else:
@@ -399,11 +496,11 @@ class Ruleset:
         else:
             victim = cells[target - 1]
             if victim != EMPTY:
-                flags |= Effect.SWAP
+                flags |= _SWAP
                 cells[self._displaced_to(cells, start, target) - 1] = victim
             cells[target - 1] = mover
             flags = self._special(cells, start, target, flags)
-        return self._finish(position, Move(start, target), cells, off_w, off_b, throw, flags)
+        return self._finish(position, _MOVES[start][target], cells, off_w, off_b, throw, flags)
 
     def _displaced_to(self, cells: list[str], start: int, target: int) -> int:
         """Where a captured piece goes (hook; usually the capturer's start square)."""
@@ -416,7 +513,7 @@ class Ruleset:
             mover = cells[target - 1]
             cells[target - 1] = EMPTY
             cells[self._first_free(cells, range(15, 0, -1), start) - 1] = mover
-            flags |= Effect.WATER
+            flags |= _WATER
         return flags
 
     def _first_free(self, cells: list[str], squares: Iterable[int], start: int) -> int:
@@ -437,16 +534,21 @@ class Ruleset:
         flags: int,
     ) -> Transition:
         side = position.side
+        if throw not in self.bonus_throws:
+            flags &= ~_BONUS_LOST
         if off_w >= self.pieces or off_b >= self.pieces:
-            flags |= Effect.WIN
-        elif throw in self.bonus_throws and not flags & Effect.BONUS_LOST:
-            flags |= Effect.BONUS
+            flags |= _WIN
+        elif throw in self.bonus_throws and not flags & _BONUS_LOST:
+            flags |= _BONUS
         else:
-            side = side.other
-        after = Position(
-            "".join(cells), side, off_w, off_b, self._extras_after(position, move, flags)
+            side = _OTHER[side]
+        board = "".join(cells)
+        after = _new(
+            Position, (board, side, off_w, off_b, self._extras_after(position, move, flags))
         )
-        return Transition(move, after, flags)
+        t = _object_new(Transition)
+        t.move, t._after, t._flags, t._pending = move, after, flags, None
+        return t
 
     def _extras_after(
         self, position: Position, move: Move, flags: int

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
 from werkzeug.exceptions import HTTPException
@@ -24,7 +24,7 @@ from companion.web.broker import StateBroker
 from companion.web.config import LANGUAGES, WebConfig
 from companion.web.errors import NotAllowed, TooManyAttempts, TooManyClients, WebConfigError
 from companion.web.i18n import compile_catalogues, select_locale
-from companion.web.security import PinGate, csrf_token
+from companion.web.security import ActionLimiter, PinGate, csrf_token
 
 __all__ = ["Services", "WebConfig", "create_app"]
 
@@ -42,6 +42,7 @@ class Services:
     config: WebConfig
     broker: StateBroker
     pins: PinGate
+    actions: ActionLimiter
     backend: Any = None
     journal: Any = None
     clock: Callable[[], float] = time.monotonic
@@ -87,6 +88,7 @@ def create_app(
         config=config,
         broker=StateBroker(loop, max_clients=config.max_clients),
         pins=PinGate(config.pin, clock),
+        actions=ActionLimiter(clock),
         backend=backend,
         journal=journal,
         clock=clock,
@@ -123,7 +125,7 @@ def create_app(
 
 
 def _register_errors(app: Flask) -> None:
-    def reply(status: int, message: str, headers: dict[str, str] | None = None) -> Any:
+    def reply(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
         if request.path.startswith(("/api/", "/simulator/")) or request.is_json:
             response = jsonify({"error": message})
         else:

@@ -70,6 +70,7 @@ def player_request() -> dict[str, Any]:
             "this board is played with its pieces and sticks; phones here show the game only"
         )
     check_csrf()
+    services().actions.take(request.remote_addr or "unknown")
     body = request.get_json(silent=True)
     if body is None:
         body = {}

@@ -49,6 +49,8 @@ def square_centre(square: int | str) -> tuple[float, float]:
 
 
 def _end(value: Any, text: str) -> int | str:
+    if text in ("off", "hand"):
+        return text
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and value.isdigit():
@@ -155,9 +157,9 @@ def render_board(state: Mapping[str, Any], gettext: Gettext = lambda s: s) -> st
         if square == last_ends[1]:
             classes.append("last-to")
         name = names.get(str(square))
-        title = f"{square}: {_(name)}" if name else str(square)
+        label = f"{square}: {_(name)}" if name else str(square)
         out.append(
-            f'<g class="{" ".join(classes)}" data-square="{square}"><title>{escape(title)}</title>'
+            f'<g class="{" ".join(classes)}" data-square="{square}"><title>{escape(label)}</title>'
             f'<rect x="{x - CELL / 2 + 1}" y="{y - CELL / 2 + 1}" width="{CELL - 2}" '
             f'height="{CELL - 2}" rx="4"/>'
         )

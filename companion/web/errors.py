@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 __all__ = ["NotAllowed", "TooManyAttempts", "TooManyClients", "WebConfigError", "WebError"]
 
 
@@ -18,13 +20,11 @@ class NotAllowed(WebError, PermissionError):
 
 
 class TooManyAttempts(WebError, RuntimeError):
-    """Too many wrong PINs: the next attempt is accepted after ``retry_after`` seconds."""
+    """Too many wrong PINs (or actions): the next is accepted after ``retry_after`` seconds."""
 
-    def __init__(self, retry_after: float) -> None:
-        self.retry_after = max(1, round(retry_after + 0.5))
-        super().__init__(
-            f"too many wrong PINs; wait {self.retry_after} seconds before trying again"
-        )
+    def __init__(self, retry_after: float, what: str = "wrong PINs") -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(f"too many {what}; wait {self.retry_after} seconds before trying again")
 
 
 class TooManyClients(WebError, ConnectionError):

@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.rules import RULESETS
 from companion.web.i18n import choose_locale
-from companion.web.rules_doc import ruleset_doc
+from companion.web.rules_doc import document_intro, ruleset_doc
 from companion.web.security import is_admin
 from companion.web.view import services, view
 
@@ -41,7 +41,7 @@ def index() -> ResponseReturnValue:
 @bp.get("/rules")
 def rules_index() -> ResponseReturnValue:
     docs = [ruleset_doc(cls) for cls in RULESETS.values()]
-    return render_template("rules_index.html", docs=docs)
+    return render_template("rules_index.html", docs=docs, intro=document_intro())
 
 
 @bp.get("/rules/<name>")

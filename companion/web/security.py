@@ -17,7 +17,15 @@ from flask import request, session
 
 from companion.web.errors import NotAllowed, TooManyAttempts
 
-__all__ = ["PinGate", "check_csrf", "csrf_token", "end_admin", "is_admin", "start_admin"]
+__all__ = [
+    "ActionLimiter",
+    "PinGate",
+    "check_csrf",
+    "csrf_token",
+    "end_admin",
+    "is_admin",
+    "start_admin",
+]
 
 _CSRF = "csrf"
 _ADMIN = "admin"
@@ -92,6 +100,42 @@ class PinGate:
         if record.count >= free:
             delay = min(self._max, self._base * 2 ** (record.count - free))
             record.locked_until = now + delay
+
+
+class ActionLimiter:
+    """A token bucket per client: ``burst`` actions at once, then ``rate`` per second.
+
+    Players tap a few times a minute; a phone (or script) sending dozens a second is refused
+    before it reaches the game loop's queue.
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        *,
+        rate: float = 4.0,
+        burst: float = 12.0,
+        remembered: int = 1024,
+    ) -> None:
+        self._clock = clock
+        self._rate = rate
+        self._burst = burst
+        self._remembered = remembered
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> None:
+        """Spend one action of ``client``; raises TooManyAttempts when none is left."""
+        with self._lock:
+            now = self._clock()
+            tokens, then = self._buckets.pop(client, (self._burst, now))
+            tokens = min(self._burst, tokens + (now - then) * self._rate)
+            if tokens < 1:
+                self._buckets[client] = (tokens, now)
+                raise TooManyAttempts((1 - tokens) / self._rate, what="actions")
+            self._buckets[client] = (tokens - 1, now)
+            while len(self._buckets) > self._remembered:
+                self._buckets.popitem(last=False)
 
 
 def csrf_token() -> str:

@@ -35,6 +35,7 @@ def _admin() -> bool:
 def _body() -> dict[str, Any]:
     if _admin():
         check_csrf()
+        services().actions.take(request.remote_addr or "unknown")
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
             abort(400, description="send a JSON object")

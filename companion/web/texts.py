@@ -123,6 +123,8 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
         turn = _("Come and play Senet, the oldest board game still played!")
     else:
         turn = _("%(player)s to throw") % {"player": side}
+    board = str(state.get("board", ""))
+    hand = {side: max(0, 5 - board.count(side) - int(off.get(side, 0) or 0)) for side in ("W", "B")}
     decision = state.get("decision") or None
     check = state.get("board_check") or {}
     faults = (state.get("hardware") or {}).get("faults") or []
@@ -132,6 +134,11 @@ def describe(state: Mapping[str, Any], _: Gettext) -> dict[str, Any]:
         "phase": str(phase or ""),
         "off": _("Borne off: light %(w)s, dark %(b)s")
         % {"w": off.get("W", 0), "b": off.get("B", 0)},
+        "hand": (
+            _("In hand: light %(w)s, dark %(b)s") % {"w": hand["W"], "b": hand["B"]}
+            if board and any(hand.values())
+            else ""
+        ),
         "bonus": _("Throws again after this move") if throw and throw.get("bonus") else "",
         "throw": (_("Thrown: %(value)s") % {"value": throw.get("value")} if throw else ""),
         "moves": [

@@ -117,12 +117,16 @@ class Isac(Ruleset):
             return from_nine or found
         return found
 
-    def _restriction(self, position: Position, t: Transition) -> Refusal | None:
+    def _restriction(self, position: Position, throw: int, square: int) -> Refusal | None:
         if position.extra("opening") == _DARK_OPENING:
             return Refusal("opening-dark", (10, 11))
-        if position.at(_WATER) is position.side:
+        if position.at(_WATER) is position.side and square != _WATER:
             return Refusal("deal-with-water", (_WATER,))
-        return Refusal("opening-9", (9,))
+        first_light_move = position.extra("opening") == _LIGHT_OPENING and position.side is Player.W
+        nine_can_move = any(t.move.start == 9 for t in self.transitions(position, throw))
+        if first_light_move and square != 9 and nine_can_move:
+            return Refusal("opening-9", (9,))
+        return None
 
     def pass_turn(self, position: Position, throw: int) -> Position:
         if position.extra("opening") == _DARK_OPENING:

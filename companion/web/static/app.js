@@ -69,8 +69,8 @@
     $("board").innerHTML = data.svg;
     setText("turn", t.turn);
     var turn = $("turn");
-    if (turn) { turn.className = "turn side-" + t.side; }
-    setText("throw", t.throw); setText("bonus", t.bonus); setText("off", t.off);
+    if (turn) { turn.className = "turn side-" + t.side + (t.over ? " over" : ""); }
+    setText("throw", t.throw); setText("bonus", t.bonus); setText("off", t.off); setText("hand", t.hand);
     setText("check", t.board_check);
     var faults = $("faults");
     if (faults) {
@@ -79,6 +79,7 @@
     }
     if ($("throw-button")) { $("throw-button").hidden = !t.can_throw; }
     if ($("still-button")) { $("still-button").hidden = !t.idle; }
+    if ($("hint-button")) { $("hint-button").hidden = t.moves.length === 0; }
     var moves = $("moves");
     if (moves) {
       moves.innerHTML = "";
@@ -160,6 +161,7 @@
 
   if ($("throw-button")) { $("throw-button").addEventListener("click", function () { send("/api/throw"); }); }
   if ($("still-button")) { $("still-button").addEventListener("click", function () { send("/api/still-playing"); }); }
+  if ($("hint-button")) { $("hint-button").addEventListener("click", function () { send("/api/hint"); }); }
   if ($("sim-throw")) {
     $("sim-throw").addEventListener("click", function () {
       var faces = Array.prototype.map.call(document.querySelectorAll(".stick"), function (c) { return c.checked ? 1 : 0; });

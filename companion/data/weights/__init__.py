@@ -1,1 +1,0 @@
-"""Fitted evaluation weights, one JSON file per ruleset (written by bench/bots.py)."""
