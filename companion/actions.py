@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import EventFormatError
 from hardware.events import (
     BoardSnapshot,
     HardwareEvent,
@@ -22,6 +23,7 @@ from hardware.events import (
 )
 
 __all__ = [
+    "BotMove",
     "Command",
     "Decide",
     "Event",
@@ -89,16 +91,20 @@ class StillPlaying:
 
 
 @dataclass(frozen=True, slots=True)
+class BotMove:
+    """The computer's choice for the side it plays (made by the loop itself, and kept in the
+    journal so a replay follows it); on a physical board a person carries it out."""
+
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed: let the loop look at its timers (settling, idle prompts)."""
 
 
-Command = Throw | PlayMove | Decide | NewGame | SetBot | Hint | StillPlaying | Tick
+Command = Throw | PlayMove | Decide | NewGame | SetBot | Hint | StillPlaying | Tick | BotMove
 Event = Command | HardwareEvent
-
-
-class EventFormatError(ValueError):
-    """A journal row or script line that does not describe a known event."""
 
 
 _KINDS: dict[str, type[Any]] = {
@@ -110,6 +116,7 @@ _KINDS: dict[str, type[Any]] = {
     "hint": Hint,
     "still-playing": StillPlaying,
     "tick": Tick,
+    "bot-move": BotMove,
     "throw-settled": ThrowSettled,
     "throw-requested": ThrowRequested,
     "square-changed": SquareChanged,

@@ -10,7 +10,16 @@ from collections.abc import Sequence
 from companion import __version__
 
 # Each name is a module of companion.commands with a ``register(subparsers)`` function.
-COMMANDS: tuple[str, ...] = ("rules", "replay", "hardware", "bots", "serve", "doctor", "maintain")
+COMMANDS: tuple[str, ...] = (
+    "rules",
+    "replay",
+    "hardware",
+    "bots",
+    "serve",
+    "games",
+    "doctor",
+    "maintain",
+)
 
 EXIT_USAGE = 2
 

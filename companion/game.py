@@ -111,6 +111,7 @@ class Table:
         self.selected: int | None = None
         self.bot_move: Transition | None = None
         self.bots: dict[str, str | None] = {"W": None, "B": None}
+        self.bots_act = True  # False while a journal is replayed: its events hold their moves
         self._bot_players: dict[str, Bot] = {}
         self.announcements: list[dict[str, Any]] = []
         self.next_announcement = 1
@@ -194,9 +195,13 @@ class Table:
         del self.announcements[:-MAX_ANNOUNCEMENTS]
 
     # -- events -------------------------------------------------------------------------------
-    def handle(self, event: act.Event, now: float) -> None:
-        """Let ``event`` change the game (every refusal becomes a "mistake" announcement)."""
+    def handle(self, event: act.Event, now: float, *, by_bot: bool = False) -> None:
+        """Let ``event`` change the game (every refusal becomes a "mistake" announcement).
+
+        ``by_bot`` marks a throw or move the computer made (a replayed journal's)."""
         self.records.append(act.encode(event))
+        if by_bot:
+            self.records[-1]["by"] = "bot"
         if not isinstance(event, (hw.HardwareFault, act.Tick)):
             self.last_activity = now
             if self.phase == "idle-check":
@@ -207,13 +212,13 @@ class Table:
                 if self.phase == "throw":
                     self._turn_begins(now)
         try:
-            self._dispatch(event, now)
+            self._dispatch(event, now, by_bot)
         except _Refused as refused:
             self.say(refused.key, **refused.params)
         if self.board_kind == "presence" and not isinstance(event, act.Tick):
             self._track(now)
 
-    def _dispatch(self, event: act.Event, now: float) -> None:
+    def _dispatch(self, event: act.Event, now: float, by_bot: bool = False) -> None:
         match event:
             case hw.SquareChanged(square=square, occupied=occupied):
                 square = _square(square)
@@ -239,16 +244,25 @@ class Table:
             case hw.HardwareFault():
                 self._fault(event)
             case act.Throw(faces=None, value=None):
-                self._electronic_throw(now)
+                self._electronic_throw(now, by_bot)
             case act.Throw(faces=faces, value=value):
-                self._given_throw(faces, value, now)
+                self._given_throw(faces, value, now, by_bot)
             case act.PlayMove(move=text):
-                if not self.phone_input:
+                if not self.phone_input and not by_bot:
                     raise _Refused("mistake-phone-disabled")
-                self._play_move(text, now)
+                self._play_move(text, now, by_bot)
+            case act.BotMove(move=text):
+                if not by_bot or self.phase != "move" or self.throw is None:
+                    raise _Refused("mistake-bad-input", problem="only the computer moves so")
+                chosen = [t for t in self.legal if str(t.move) == text]
+                if not chosen:
+                    raise _Refused("mistake-bad-input", problem=f"{text} is not legal here")
+                self._carry_out_bot_move(chosen[0], now)
             case act.Decide(choice=choice):
                 self._decide(str(choice), now)
             case act.NewGame(ruleset=name, options=options):
+                if options is not None and not isinstance(options, Mapping):
+                    raise _Refused("mistake-bad-input", problem="options must be key: value pairs")
                 self._new_game_command(name, options or {}, now)
             case act.SetBot(side=side, level=level):
                 self._set_bot(side, level)
@@ -280,7 +294,9 @@ class Table:
             record["by"] = "bot"
         self.records[-1:] = [record]
 
-    def _given_throw(self, faces: tuple[int, ...] | None, value: int | None, now: float) -> None:
+    def _given_throw(
+        self, faces: tuple[int, ...] | None, value: int | None, now: float, by_bot: bool = False
+    ) -> None:
         model = self.rules.throw_model
         try:
             if faces is not None:
@@ -291,7 +307,7 @@ class Table:
                 number = model.check(value)
         except (NotationError, TypeError) as exc:
             raise _Refused("mistake-bad-input", problem=str(exc)) from None
-        self._throw(number, tuple(faces) if faces else None, "electronic", now)
+        self._throw(number, tuple(faces) if faces else None, "electronic", now, by_bot=by_bot)
 
     def _throw(
         self,
@@ -445,7 +461,7 @@ class Table:
     def _candidates(self) -> tuple[Transition, ...]:
         return (self.bot_move,) if self.bot_move is not None else self.legal
 
-    def _play_move(self, text: str, now: float) -> None:
+    def _play_move(self, text: str, now: float, by_bot: bool = False) -> None:
         try:
             move = Move.parse(text)
         except NotationError as exc:
@@ -457,7 +473,7 @@ class Table:
             raise _Refused("mistake-game-over")
         if self.phase != "move" or self.throw is None:
             raise _Refused("mistake-no-throw")
-        if self.bots.get(self.position.side.value) and self.bot_move is None:
+        if self.bots.get(self.position.side.value) and self.bot_move is None and not by_bot:
             raise _Refused("mistake-bot-turn")
         for t in self._candidates():
             if t.move == move:
@@ -709,7 +725,7 @@ class Table:
         """Let the computer throw or choose its move, one step per call; True if it acted."""
         side = self.position.side.value
         bot = self._bot(side)
-        if bot is None or now - self.last_step_at < self.settings.bot_delay:
+        if not self.bots_act or bot is None or now - self.last_step_at < self.settings.bot_delay:
             return False
         if self.phase == "throw":
             if self.board_kind == "presence" and not self._board_matches():
@@ -731,18 +747,20 @@ class Table:
             if choice not in self.legal:
                 log.error("the %s bot chose %s, which is not legal", self.bots[side], choice)
                 choice = self.legal[0]
-            if self.board_kind == "none":
-                self.records.append({**act.encode(act.PlayMove(str(choice.move))), "by": "bot"})
-                self._apply(choice, now, self.throw["value"])
-            else:
-                self.bot_move = choice
-                self.say(
-                    "bot-move",
-                    side=side,
-                    **{"from": choice.move.start, "to": end_name(choice.move.end)},
-                )
+            self.records.append({**act.encode(act.BotMove(str(choice.move))), "by": "bot"})
+            self._carry_out_bot_move(choice, now)
             return True
         return False
+
+    def _carry_out_bot_move(self, choice: Transition, now: float) -> None:
+        """Make the computer's move, or on a physical board ask a person to make it."""
+        if self.board_kind == "none":
+            assert self.throw is not None
+            self._apply(choice, now, self.throw["value"])
+            return
+        self.bot_move = choice
+        params = {"from": choice.move.start, "to": end_name(choice.move.end)}
+        self.say("bot-move", side=self.position.side.value, **params)
 
     def _suggest(self) -> Transition:
         """The move to suggest: the "simple" computer player's choice if there is one."""

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from companion.errors import GameRecordError, JournalError
 from companion.rules import Move, Position, SenetError, get_ruleset
 
 __all__ = [
@@ -72,14 +73,6 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     state TEXT NOT NULL
 );
 """
-
-
-class JournalError(Exception):
-    """The journal file cannot be used; the message says which file and what to do."""
-
-
-class GameRecordError(JournalError, ValueError):
-    """A text game record that is malformed or describes an illegal game."""
 
 
 @dataclass(frozen=True, slots=True)

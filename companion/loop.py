@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from companion import actions as act
+from companion.errors import LoopError
 from companion.game import BotFactory, Table, TableSettings
 from companion.journal import Journal, JournalError
 from companion.rules import Ruleset, get_ruleset
@@ -43,10 +44,6 @@ class _Waiter:
         self.command = command
         self.done = threading.Event()
         self.state: dict[str, Any] | None = None
-
-
-class LoopError(Exception):
-    """The game loop cannot start or go on; the message says why and what to do."""
 
 
 class Subscription:
@@ -208,7 +205,7 @@ class GameLoop:
                 log.exception("the game loop failed on %r and goes on", event)
 
     # -- one event ----------------------------------------------------------------------------
-    def handle(self, event: act.Event) -> None:
+    def handle(self, event: act.Event, *, by_bot: bool = False) -> None:
         """Let one event change the game, journal it, then publish (the consumer's work)."""
         now = self.clock()
         table = self.table
@@ -218,7 +215,7 @@ class GameLoop:
         before = table.checkpoint()
         table.begin(now)
         try:
-            table.handle(event, now)
+            table.handle(event, now, by_bot=by_bot)
         except Exception:
             # A fault in the companion itself: keep the game as it was, and say so in the log.
             log.exception("the game loop could not handle %r; the game is unchanged", event)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from companion import actions as act
+from companion.errors import ReplayError
 from companion.game import TableSettings
 from companion.journal import Journal, JournalError
 from companion.loop import GameLoop
@@ -35,10 +36,6 @@ __all__ = ["ManualClock", "ReplayError", "Replayer", "parse_line", "replay_journ
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-class ReplayError(ValueError):
-    """A script line that cannot be understood; the message names the line and the problem."""
 
 
 class ManualClock:
@@ -279,32 +276,41 @@ def replay_journal(
     if ruleset and ruleset != info.ruleset:
         print(f"note: the journal's game is {info.ruleset}, not {ruleset}", file=err)
     loop, clock = make_loop(info.ruleset, options=info.options, board=board)
+    # The computer's throws and moves are in the journal: its sides stay the computer's (so
+    # people are refused as they were) but it does not act on its own.
+    loop.table.bots_act = False
+    loop.table.bot_factory = lambda level, rules, rng: _Passive()
     _emit(out, loop.snapshot())
     offset = 0.0
     last = 0.0
-    for at, data in _events(events, err):
+    for at, event, by_bot in _events(events, err):
         if at + offset < last:
             offset = last - at  # the companion restarted: its clock began again
         clock.now = at + offset
         last = clock.now
-        if isinstance(data, act.SetBot):
-            continue  # the computer's throws and moves are in the journal as events
-        if isinstance(data, act.Tick):
+        if isinstance(event, act.Tick):
             loop.tick()
         else:
-            loop.handle(data)
+            loop.handle(event, by_bot=by_bot)
         _emit(out, loop.snapshot())
     return 0
 
 
 def _events(
     rows: list[tuple[float, dict[str, Any]]], err: IO[str]
-) -> Iterator[tuple[float, act.Event]]:
+) -> Iterator[tuple[float, act.Event, bool]]:
     for at, data in rows:
         try:
-            yield at, act.decode(data)
+            yield at, act.decode(data), data.get("by") == "bot"
         except act.EventFormatError as exc:
             print(f"skipped a journal event: {exc}", file=err)
+
+
+class _Passive:
+    """A computer player that never plays: replays take its moves from the journal."""
+
+    def choose(self, position: Position, throw: int) -> Any:
+        raise ReplayError("a replayed computer player does not choose")
 
 
 def _emit(out: IO[str], state: dict[str, Any]) -> None:

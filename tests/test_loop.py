@@ -139,6 +139,10 @@ def test_every_published_state_has_every_field_and_is_json() -> None:
         hw.ThrowSettled((1, 1)),
         act.NewGame("chess"),
         act.NewGame("isac", {"colour": "red"}),
+        act.NewGame("isac", "rebirth_taken=stay"),  # type: ignore[arg-type]
+        act.Throw(value="3"),  # type: ignore[arg-type]
+        act.PlayMove(9),  # type: ignore[arg-type]
+        hw.BoardSnapshot(frozenset({"a"})),  # type: ignore[arg-type]
         act.SetBot("X", "simple"),
     ],
 )

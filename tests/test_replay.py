@@ -125,3 +125,36 @@ def test_the_documented_example_does_what_its_comments_say(
         "effects": ["swap"],
     }
     assert states[-1]["position"] == "WBWBWBWB.W.B.................. W 0 0"
+
+
+def test_a_journal_with_the_computer_playing_replays_without_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.journal import Journal
+    from companion.replay import Replayer
+    from companion.rules import Position, Transition
+
+    class LastMove:
+        def choose(self, position: Position, throw: int) -> Transition:
+            return get_ruleset("playpalace").transitions(position, throw)[-1]
+
+    path = tmp_path / "games.db"
+    loop, clock = make_loop("playpalace", board="none", seed=4, journal=Journal(path))
+    loop.table.bot_factory = lambda level, rules, rng: LastMove()
+    r = Replayer(loop, clock)
+    for line in ["bot B simple"] + ["throw", "throw", "wait 1", "wait 1", "wait 1"] * 8:
+        for step in parse_line(line, loop.table.rules):
+            if loop.snapshot()["side"] == "W" and loop.snapshot()["phase"] == "move":
+                r.play(
+                    parse_line(f"move {loop.snapshot()['legal'][0]['move']}", loop.table.rules)[0]
+                )
+            r.play(step)
+    played = loop.snapshot()
+    assert any(s.side == "B" for s in loop.journal.steps(played["game_id"]))  # type: ignore[union-attr]
+    loop.journal.close()  # type: ignore[union-attr]
+    status, replayed, _ = replay(capsys, "--ruleset", "playpalace", "--board", "none", str(path))
+    assert status == 0
+    assert replayed[-1]["position"] == played["position"]
+    said = [(a["key"], a["params"]) for a in played["announcements"]]
+    assert ("mistake-bot-turn", {}) in said  # a person tried to throw for the computer
+    assert [(a["key"], a["params"]) for a in replayed[-1]["announcements"]] == said
