@@ -8,8 +8,9 @@ notification socket of our own in ``$NOTIFY_SOCKET`` and a 2-second watchdog, an
 - the longest gap between two watchdog pings, against the 1-second interval it aims for;
 - from SIGTERM to ``STOPPING=1`` and to the process's exit (what ``TimeoutStopSec=`` must cover).
 
-Then the housekeeping commands: one ``senet-companion doctor`` run, and one ``senet-companion
-maintain`` on a journal of 200 finished games with 100 events each.
+Then the housekeeping commands: one ``senet-companion doctor`` run, and the daily clean-up the
+timer runs (``senet-companion games --journal FILE clean``) on a journal of 200 finished games
+with 100 events each.
 
     python bench/service.py [--rounds 10] [--write docs/benchmarks.md]
 """
@@ -156,8 +157,9 @@ def report(rounds: list[dict[str, float]], doctor: float, maintain: float, size:
         row("SIGTERM to exit", "exit", "ms"),
         "",
         f"{clean} of {len(rounds)} stops exited with status 0.",
-        f"`senet-companion doctor`: {doctor:.2f} s. `senet-companion maintain` on a journal of",
-        f"200 finished games with 100 events each ({size // 1024} KiB): {maintain:.2f} s.",
+        f"`senet-companion doctor`: {doctor:.2f} s. The daily clean-up (`senet-companion games",
+        "--journal FILE clean`) on a journal of 200 finished games with 100 events each",
+        f"({size // 1024} KiB): {maintain:.2f} s.",
     ]
     return "\n".join(lines)
 
@@ -188,7 +190,7 @@ def main() -> int:
         journal = directory / "games.sqlite3"
         filled_journal(journal)
         size = journal.stat().st_size
-        maintain = timed_command("maintain", "--journal", str(journal))
+        maintain = timed_command("games", "--journal", str(journal), "clean")
     section = report(rounds, doctor, maintain, size)
     print(section)
     if args.write:

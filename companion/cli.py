@@ -18,7 +18,6 @@ COMMANDS: tuple[str, ...] = (
     "serve",
     "games",
     "doctor",
-    "maintain",
 )
 
 EXIT_USAGE = 2

@@ -1,8 +1,8 @@
 """Where the installed companion keeps things on a Raspberry Pi (see docs/install-pi.md).
 
-The service's unit, the install script, ``doctor`` and ``maintain`` agree on these through this
-module. The unit hands ``serve`` its journal as ``--journal %S/senet-companion/journal.sqlite3``,
-which is :func:`journal_path` under systemd.
+The service's units, the install script and ``doctor`` agree on these. The units hand ``serve``
+and ``games clean`` the journal as ``--journal %S/senet-companion/journal.sqlite3``, which is
+:func:`journal_path` under systemd.
 """
 
 from __future__ import annotations
