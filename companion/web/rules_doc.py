@@ -81,7 +81,9 @@ def _read(path: Path) -> str:
 
 def ruleset_doc(cls: Any, path: Path | None = None) -> RulesDoc:
     """The documentation of ruleset class ``cls`` (an entry of ``RULESETS``)."""
-    section = section_of(_read(path or RULES_DOCUMENT), cls.name)
+    text = _read(path or RULES_DOCUMENT)
+    # Variants named "base-option-..." share their base ruleset's section.
+    section = section_of(text, cls.name) or section_of(text, cls.name.split("-")[0])
     model = getattr(cls, "throw_model", None)
     return RulesDoc(
         name=cls.name,
