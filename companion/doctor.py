@@ -350,6 +350,10 @@ def check_serial(settings: Settings, probes: Probes) -> Finding:
     wanted = explicit or settings.serial_port
     if hardware is not None and not needed:
         return Finding(name, Status.OK, f"not used by the {hardware} backend")
+    if explicit == "sim":
+        return Finding(
+            name, Status.OK, "a simulated board behind a pseudo-terminal: nothing to find"
+        )
     if wanted and "://" in wanted:
         return Finding(name, Status.OK, f"the board is reached at {wanted} (not checked here)")
     ports = list(probes.serial_ports())

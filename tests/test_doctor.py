@@ -220,6 +220,7 @@ def test_a_port_named_on_the_command_line_is_looked_for(config: Path, healthy: P
     assert missing.status is Status.FAIL
     assert "/dev/ttyUSB7" in missing.summary
     assert _finding(config, healthy, "serial", "serial:socket://board:7000").status is Status.OK
+    assert _finding(config, healthy, "serial", "serial:sim").status is Status.OK
 
 
 def test_configured_usb_ids_are_used(tmp_path: Path, state: Path, healthy: Probes) -> None:
