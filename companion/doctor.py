@@ -79,7 +79,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the checks need from the configuration file, with the service's defaults."""
+    """What the checks need: from the configuration file, the deployment file and the command
+    line, with the installed service's defaults."""
 
     path: Path | None = None
     data: Mapping[str, Any] = field(default_factory=dict)

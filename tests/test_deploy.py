@@ -356,3 +356,24 @@ def test_a_real_install_into_a_root_gives_a_working_program(tmp_path: Path) -> N
     findings = {f["check"]: f for f in json.loads(doctor.stdout)}
     for check in ("configuration", "python", "gpio", "serial", "journal"):
         assert findings[check]["status"] == "OK", findings[check]
+
+
+def test_the_unit_the_doctor_and_the_locations_agree() -> None:
+    from companion import doctor, locations
+
+    unit = DEPLOY / "senet-companion.service"
+    defaults = dict(
+        item.split("=", 1)
+        for line in unit_values(unit, "Environment")
+        for item in shlex.split(line)
+    )
+    assert int(defaults["SENET_PORT"]) == doctor.DEFAULT_WEB_PORT
+    assert defaults["SENET_HOST"] == doctor.DEFAULT_WEB_HOST
+    assert unit_values(unit, "EnvironmentFile") == [f"-{locations.DEPLOYMENT_FILE}"]
+    (command,) = unit_values(unit, "ExecStart")
+    assert f"--config {locations.DEFAULT_CONFIG}" in command
+    state = f"%S/{locations.DEFAULT_STATE_DIR.name}"
+    assert f"--journal {state}/{locations.JOURNAL_FILE}" in command
+    assert unit_values(unit, "StateDirectory") == [locations.DEFAULT_STATE_DIR.name]
+    (clean,) = unit_values(DEPLOY / "senet-companion-maintain.service", "ExecStart")
+    assert f"--journal {state}/{locations.JOURNAL_FILE}" in clean
