@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/web.py --write docs/benchmarks.md
 	$(BIN)/python bench/hardware_scan.py
 	$(BIN)/python bench/serial_link.py
+	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/service.py --write docs/benchmarks.md
 
 clean:

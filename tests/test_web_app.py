@@ -308,3 +308,12 @@ def test_a_phone_tapping_too_fast_is_slowed_down(setup: Any) -> None:
     clock.advance(0.5)  # two more actions earned at four a second
     assert [post(client, "/api/hint", {}, **h).status_code for _ in range(3)] == [202, 202, 429]
     assert len(loop.commands) == 14
+
+
+def test_refusals_in_the_visitors_language() -> None:
+    app, _, _ = make(config={"phone_input": False})
+    client = app.test_client()
+    client.get("/lang/pt")
+    response = post(client, "/api/throw", {}, **{"X-CSRF-Token": token(client)})
+    assert response.status_code == 403
+    assert "aqui os telemóveis só mostram o jogo" in response.get_json()["error"]

@@ -3,13 +3,15 @@
 `heuristic` scores a position for one player by the tips of the PlayPalace rules page (seed
 000): progress counts most; pairs protect and walls block; a lone piece an opponent can reach is
 at risk; a piece past 26 is through the bottleneck; a piece stuck in the water is not; throwing
-next is worth a few squares. It is antisymmetric (W's score is minus B's), so W's chance to win
-is estimated as ``logistic(scale * heuristic(position, W))``.
+next is worth a few squares. It is a weighted sum of `COMPONENTS`, each counted for W minus B,
+so it is antisymmetric: W's score is minus B's. The simple bot plays by it.
 
-The ``scale`` of each ruleset is fitted by logistic regression on self-play games
-(`companion.bots.learn`, run by ``bench/bots.py``) and shipped as package data in
-``companion/data/calibration/<ruleset>.json``; a ruleset without a file (a new one) gets
-`DEFAULT_SCALE`, so every ruleset can be played and hinted at once.
+For the strong bot, hints and W, the same components are weighted again, per ruleset, by a
+logistic regression on self-play games (`companion.bots.learn`, run by ``bench/bots.py``), so
+that ``logistic(weights . components)`` is a calibrated chance that W wins. The fitted weights
+ship as package data in ``companion/data/calibration/<ruleset>.json``; a ruleset without a
+file (a new one) gets `HAND_WEIGHTS` times `DEFAULT_SCALE`, so every ruleset can be played and
+hinted at once.
 """
 
 from __future__ import annotations
@@ -23,20 +25,25 @@ from typing import NamedTuple
 from companion.rules import OFF, Player, Position, Ruleset
 
 __all__ = [
+    "COMPONENTS",
     "DEFAULT_SCALE",
+    "HAND_WEIGHTS",
     "Evaluator",
     "Structure",
+    "components",
+    "default_weights",
     "heuristic",
-    "load_scale",
+    "load_weights",
     "structure",
     "win_chance",
 ]
 
 DEFAULT_SCALE = 0.05  # a piece twenty squares ahead: about 73 %
 _BORNE_OFF = OFF + 4  # a borne-off piece is worth a little more than one on 30
-_PAST_26 = 2.0
-_IN_WATER = -8.0
-_PAIR, _WALL, _EXPOSED, _TEMPO = 1.5, 2.0, -2.0, 1.5
+
+# What `heuristic` adds up, each counted for W minus B, and its weight in squares of progress.
+COMPONENTS = ("progress", "past 26", "in the water", "pairs", "walls", "exposed", "tempo")
+HAND_WEIGHTS = (1.0, 2.0, -8.0, 1.5, 2.0, -2.0, 1.5)
 
 
 class Structure(NamedTuple):
@@ -58,10 +65,7 @@ class _Judge:
         self.can_pair = tuple(i + 1 not in unsafe for i in range(30))
         self.can_expose = tuple(i + 1 not in safe for i in range(30))
         self.reach = max(rules.throw_model.values)
-        self.value = tuple(
-            square + (_IN_WATER if square == water else _PAST_26 if square > 26 else 0.0)
-            for square in range(1, 31)
-        )
+        self.water_index = water - 1 if water else -1
 
     def structure(self, board: str, mine: str, theirs: str) -> Structure:
         pairs = walls = exposed = 0
@@ -76,25 +80,36 @@ class _Judge:
             i = board.find(mine, i + 1)
         return Structure(pairs, walls, exposed)
 
+    def components(self, position: Position) -> tuple[float, ...]:
+        """The `COMPONENTS` of ``position``, each W's count minus B's."""
+        board = position.board
+        progress = float(_BORNE_OFF * (position.off_w - position.off_b))
+        past = water = 0
+        for i, ch in enumerate(board):
+            if ch == "W":
+                progress += i + 1
+                past += i >= 26
+                water += i == self.water_index
+            elif ch == "B":
+                progress -= i + 1
+                past -= i >= 26
+                water -= i == self.water_index
+        w = self.structure(board, "W", "B")
+        b = self.structure(board, "B", "W")
+        tempo = 1.0 if position.side is Player.W else -1.0
+        return (
+            progress,
+            float(past),
+            float(water),
+            float(w.pairs - b.pairs),
+            float(w.walls - b.walls),
+            float(w.exposed - b.exposed),
+            tempo,
+        )
+
     def score(self, position: Position, player: Player) -> float:
-        board, mine, theirs = position.board, player.value, player.other.value
-        value = self.value
-        score = 0.0
-        i = board.find(mine)
-        while i >= 0:
-            score += value[i]
-            i = board.find(mine, i + 1)
-        i = board.find(theirs)
-        while i >= 0:
-            score -= value[i]
-            i = board.find(theirs, i + 1)
-        score += _BORNE_OFF * (position.off(player) - position.off(player.other))
-        me = self.structure(board, mine, theirs)
-        them = self.structure(board, theirs, mine)
-        score += _PAIR * (me.pairs - them.pairs) + _WALL * (me.walls - them.walls)
-        score += _EXPOSED * (me.exposed - them.exposed)
-        score += _TEMPO if position.side is player else -_TEMPO
-        return score
+        total = sum(h * c for h, c in zip(HAND_WEIGHTS, self.components(position), strict=True))
+        return total if player is Player.W else -total
 
 
 @lru_cache(maxsize=64)
@@ -109,6 +124,11 @@ def structure(rules: Ruleset, position: Position, player: Player) -> Structure:
     return _judge(rules).structure(position.board, player.value, player.other.value)
 
 
+def components(rules: Ruleset, position: Position) -> tuple[float, ...]:
+    """The `COMPONENTS` of ``position``, each counted for W minus B."""
+    return _judge(rules).components(position)
+
+
 def heuristic(rules: Ruleset, position: Position, player: Player) -> float:
     """How good ``position`` looks to ``player``, in squares of progress (antisymmetric)."""
     if (outcome := rules.outcome(position)) is not None:
@@ -116,15 +136,36 @@ def heuristic(rules: Ruleset, position: Position, player: Player) -> float:
     return _judge(rules).score(position, player)
 
 
+def default_weights() -> tuple[float, ...]:
+    """`HAND_WEIGHTS` scaled by `DEFAULT_SCALE`: the estimate for a ruleset with no fit."""
+    return tuple(DEFAULT_SCALE * h for h in HAND_WEIGHTS)
+
+
 @cache
-def load_scale(name: str) -> float:
-    """The fitted scale shipped for the ruleset ``name``, or `DEFAULT_SCALE` if none is."""
+def load_weights(name: str) -> tuple[float, ...]:
+    """The fitted weights of `COMPONENTS` shipped for ``name``, or `default_weights`.
+
+    A variant without its own file (``kendall-trap``) uses its family's (``kendall``).
+    """
+    for candidate in dict.fromkeys((name, name.split("-")[0])):
+        weights = _read_weights(candidate)
+        if weights is not None:
+            return weights
+    return default_weights()
+
+
+def _read_weights(name: str) -> tuple[float, ...] | None:
     try:
         path = resources.files("companion.data.calibration").joinpath(f"{name}.json")
-        scale = float(json.loads(path.read_text())["scale"])
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(data["components"]) != COMPONENTS:
+            return None
+        weights = tuple(float(w) for w in data["weights"])
     except (OSError, ValueError, KeyError, TypeError):
-        return DEFAULT_SCALE
-    return scale if 0 < scale < 10 else DEFAULT_SCALE
+        return None
+    if len(weights) != len(COMPONENTS) or not all(math.isfinite(w) for w in weights):
+        return None
+    return weights
 
 
 def _logistic(score: float) -> float:
@@ -136,11 +177,16 @@ def _logistic(score: float) -> float:
 
 
 class Evaluator:
-    """White's chance to win from a position, estimated without looking ahead (cached)."""
+    """White's chance to win from a position, estimated without looking ahead (cached).
 
-    def __init__(self, rules: Ruleset, scale: float | None = None) -> None:
+    ``logistic(weights . components)``: the weights are those fitted for the ruleset (see
+    `load_weights`) unless given.
+    """
+
+    def __init__(self, rules: Ruleset, weights: tuple[float, ...] | None = None) -> None:
         self.rules = rules
-        self.scale = scale if scale is not None else load_scale(rules.name)
+        self.weights = weights if weights is not None else load_weights(rules.name)
+        self._judge = _judge(rules)
         self._cache: dict[Position, float] = {}
 
     def static(self, position: Position) -> float:
@@ -152,7 +198,8 @@ class Evaluator:
         if outcome is not None:
             value = 1.0 if outcome.winner is Player.W else 0.0
         else:
-            value = _logistic(self.scale * heuristic(self.rules, position, Player.W))
+            parts = self._judge.components(position)
+            value = _logistic(sum(w * c for w, c in zip(self.weights, parts, strict=True)))
         if len(self._cache) > 200_000:
             self._cache.clear()
         self._cache[position] = value

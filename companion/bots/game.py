@@ -3,8 +3,8 @@
 A turn is: the side to move may make a decision instead of throwing (``rules.decisions``); else a
 throw is drawn with the ruleset's exact odds (``rules.throws``) and ``rules.after_throw`` gives the
 legal moves, or the position after a pass. While ``rules.needs_throw`` is False the same side
-plays on without throwing (the rest of a split throw): the ruleset then lists the one throw that
-continues as the only entry of ``rules.throws(position)``.
+plays on without throwing (the rest of a split throw): ``rules.pending_throw`` says with what
+(or, failing that, the one throw listed by ``rules.throws(position)``).
 """
 
 from __future__ import annotations
@@ -58,12 +58,15 @@ def draw_throw(rules: Ruleset, position: Position, rng: random.Random) -> int:
 
 def continuation_throw(rules: Ruleset, position: Position) -> int:
     """The throw a side plays on with when ``rules.needs_throw`` is False."""
+    pending = rules.pending_throw(position)
+    if pending is not None:
+        return pending
     chances = rules.throws(position)
     if len(chances) != 1:
         raise UnplayableRuleset(
             f"{rules.name} says the turn goes on without a throw in {position.notation()},"
-            f" but lists {len(chances)} possible throws; it must list exactly the one that"
-            " continues the turn"
+            f" but gives no pending throw and lists {len(chances)} possible throws; it must list"
+            " exactly the one that continues the turn"
         )
     return chances[0].value
 

@@ -112,7 +112,9 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
     spread /= 1 + z * z / trials
-    return (max(0.0, centre - spread), min(1.0, centre + spread))
+    low = 0.0 if successes == 0 else max(0.0, centre - spread)
+    high = 1.0 if successes == trials else min(1.0, centre + spread)
+    return (low, high)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,9 @@ throws the ruleset lists, weighted by their exact probabilities, of the best mov
 (the highest value for W, the lowest for B), or of the pass when there is none. Depth counts
 throws; at depth 0 the static estimate of `companion.bots.evaluate` is used.
 
-The search stops when its budget runs out: a number of nodes, or a deadline on an injected
-clock. Iterative deepening keeps the answer of the deepest search that finished; depth 0 always
-finishes, so a move is always found.
+The search stops when its budget runs out: a number of nodes (positions generated), or a
+deadline on an injected clock. Iterative deepening keeps the answer of the deepest search that
+finished; depth 0 always finishes, so a move is always found.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from companion.rules import Player, Position, Ruleset, Transition
 
 __all__ = ["Expectimax", "Ranked", "SearchLimits"]
 
-_CHECK_EVERY = 32  # nodes between two looks at the clock
+_CHECK_EVERY = 64  # positions generated between two looks at the clock
 _T = TypeVar("_T")
 
 
@@ -72,6 +72,7 @@ class Expectimax:
         self._max_nodes: int | None = None
         self._clock: Callable[[], float] | None = None
         self._armed = False
+        self._next_check = 0
         self._cache: dict[tuple[Position, int], float] = {}
 
     # -- public -------------------------------------------------------------------------------
@@ -127,6 +128,7 @@ class Expectimax:
 
     def _arm(self, limits: SearchLimits | None) -> None:
         self.nodes = 0
+        self._next_check = 0
         self._armed = False
         self._clock = limits.clock if limits else None
         self._max_nodes = limits.max_nodes if limits else None
@@ -145,10 +147,12 @@ class Expectimax:
             and self._clock() >= self._deadline
         )
 
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self._armed and self.nodes % _CHECK_EVERY == 0 and self._out():
-            raise _OutOfBudget
+    def _tick(self, count: int) -> None:
+        self.nodes += count
+        if self._armed and self.nodes >= self._next_check:
+            self._next_check = self.nodes + _CHECK_EVERY
+            if self._out():
+                raise _OutOfBudget
 
     def _turn(self, position: Position, depth: int) -> float:
         if depth <= 0 or self.rules.outcome(position) is not None:
@@ -157,7 +161,6 @@ class Expectimax:
         found = self._cache.get(key)
         if found is not None:
             return found
-        self._tick()
         value = self._throws(position, depth)
         white = position.side is Player.W
         if self.rules.needs_throw(position):
@@ -177,6 +180,7 @@ class Expectimax:
 
     def _after(self, position: Position, throw: int, depth: int) -> float:
         found, passed = self.rules.after_throw(position, throw)
+        self._tick(1 + len(found))
         if not found:
             return self._turn(passed, depth - 1)
         values = [self._turn(t.after, depth - 1) for t in found]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.rules import HAND, OFF, Effect, Move, Player, Position, Ruleset, Transition
 
-__all__ = ["explain", "explain_pass", "why_not_lines"]
+__all__ = ["announce", "explain", "explain_pass", "why_not_lines"]
 
 _BACKWARD_CODES = frozenset({"too-far-back", "forward-first", "no-backward"})
 
@@ -56,16 +56,29 @@ def explain_pass(ruleset: Ruleset, position: Position, throw: int) -> list[str]:
 
 
 def why_not_lines(ruleset: Ruleset, position: Position, throw: int) -> list[str]:
-    """One sentence per piece of the side to move that cannot move with ``throw``."""
-    lines = []
+    """Why each piece of the side to move cannot move with ``throw``: one sentence per reason,
+    naming every move it rules out ("2-3 and 4-5 are not allowed: ...")."""
+    moves: dict[str, list[str]] = {}
+    pieces: dict[str, list[str]] = {}
     for square, refusal in sorted(ruleset.refusals(position, throw).items()):
         reason = ruleset.explain(refusal, position)
         target = square - throw if refusal.code in _BACKWARD_CODES else square + throw
         if refusal.code == "exit-only" or target < 1 or target > OFF:
-            lines.append(f"The piece on {square} cannot move: {reason}.")
+            pieces.setdefault(reason, []).append(str(square))
         else:
-            lines.append(f"{Move(square, target).notation()} is not allowed: {reason}.")
+            moves.setdefault(reason, []).append(Move(square, target).notation())
+    lines = []
+    for reason, names in moves.items():
+        verb = "is" if len(names) == 1 else "are"
+        lines.append(f"{_series(names)} {verb} not allowed: {reason}.")
+    for reason, squares in pieces.items():
+        what = "The piece on" if len(squares) == 1 else "The pieces on"
+        lines.append(f"{what} {_series(squares)} cannot move: {reason}.")
     return lines
+
+
+def _series(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _name(player: Player) -> str:
@@ -115,8 +128,7 @@ def _what_happened(ruleset: Ruleset, position: Position, throw: int | None, t: T
         parts.append(f"{_name(mover)} plays on with the rest of the throw")
     elif t.after.side is not mover:
         parts.append(f"the turn passes to {_name(mover.other)}")
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+    return "; ".join(parts) + "."
 
 
 def _arrived(
@@ -127,3 +139,39 @@ def _arrived(
         if square != exclude and before.at(square) is not player:
             return square
     return None
+
+
+def announce(
+    ruleset: Ruleset,
+    position: Position,
+    throw: int | None,
+    transition: Transition,
+    *,
+    teach: bool = False,
+) -> list[str]:
+    """What to tell the players when a bot has chosen ``transition``.
+
+    The first line is an instruction a person can carry out on a wooden board (the tracker then
+    checks the squares); with ``teach``, the lines of `explain` follow.
+    """
+    mover = position.side
+    move = transition.move
+    colour = "light" if mover is Player.W else "dark"
+    if move.start == HAND:
+        text = f"Place a {colour} piece on square {move.end}"
+    elif move.end == OFF:
+        text = f"Take the {colour} piece on square {move.start} off the board"
+    else:
+        text = f"Move the {colour} piece from square {move.start} to square {move.end}"
+    after = transition.after
+    landed = _arrived(position, after, mover, exclude=move.end)
+    if landed is not None and move.end != OFF and after.at(move.end) is not mover:
+        text += f", then on to square {landed}"
+    swapped = _arrived(position, after, mover.other)
+    if transition.effects & Effect.SWAP and swapped is not None:
+        other = "dark" if mover is Player.W else "light"
+        text += f"; the {other} piece that was there goes to square {swapped}"
+    lines = [f"{_name(mover)} plays {move.notation()}. {text}."]
+    if teach:
+        lines.extend(explain(ruleset, position, throw, transition))
+    return lines

@@ -36,7 +36,7 @@ def _admin() -> bool:
 
 def require_admin(*, change: bool = True) -> None:
     if not _admin():
-        raise NotAllowed("this needs the administration PIN: open the administration page")
+        raise NotAllowed(_("this needs the administration PIN: open the administration page"))
     if change:
         check_csrf()
     touch_admin(services().clock())

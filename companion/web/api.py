@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, stream_with_context
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from companion import actions
 from companion.web.errors import NotAllowed
@@ -67,7 +68,7 @@ def player_request() -> dict[str, Any]:
     """The JSON body of a player's action, after checking this phone may act."""
     if not services().config.phone_input:
         raise NotAllowed(
-            "this board is played with its pieces and sticks; phones here show the game only"
+            _("this board is played with its pieces and sticks; phones here show the game only")
         )
     check_csrf()
     services().actions.take(request.remote_addr or "unknown")
@@ -88,7 +89,7 @@ def throw() -> ResponseReturnValue:
     player_request()
     s = services()
     if s.loop.snapshot().get("phase") != "throw":
-        return jsonify({"error": "it is not time to throw"}), 409
+        return jsonify({"error": _("it is not time to throw")}), 409
     s.loop.submit(actions.Throw())
     return _accepted()
 
@@ -102,7 +103,7 @@ def move() -> ResponseReturnValue:
         abort(400, description='send {"move": "9-12"}, a move in the board notation')
     legal = [m.get("move") for m in s.loop.snapshot().get("legal") or []]
     if wanted not in legal:
-        message = f"{wanted} is not a legal move now"
+        message = _("%(move)s is not a legal move now", move=wanted)
         return jsonify({"error": message, "legal": legal}), 409
     s.loop.submit(actions.PlayMove(move=wanted))
     return _accepted()
@@ -116,7 +117,8 @@ def decide() -> ResponseReturnValue:
     decision = s.loop.snapshot().get("decision") or {}
     ids = [c.get("id") for c in decision.get("choices") or []]
     if not isinstance(choice, str) or choice not in ids:
-        return jsonify({"error": "that is not one of the choices offered now", "choices": ids}), 409
+        message = _("that is not one of the choices offered now")
+        return jsonify({"error": message, "choices": ids}), 409
     s.loop.submit(actions.Decide(choice=choice))
     return _accepted()
 

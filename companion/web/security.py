@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import request, session
+from flask_babel import gettext as _
 
 from companion.web.errors import NotAllowed, TooManyAttempts
 
@@ -150,11 +151,13 @@ def check_csrf() -> None:
     """Refuse a state-changing request that lacks the session's token or comes from elsewhere."""
     origin = request.headers.get("Origin")
     if origin and origin not in (request.host_url.rstrip("/"), "null"):
-        raise NotAllowed("this request came from another site and was refused")
+        raise NotAllowed(_("this request came from another site and was refused"))
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     expected = session.get(_CSRF)
     if not isinstance(expected, str) or not hmac.compare_digest(sent.encode(), expected.encode()):
-        raise NotAllowed("the page's security token is missing or old: reload the page and retry")
+        raise NotAllowed(
+            _("the page's security token is missing or old: reload the page and retry")
+        )
 
 
 def start_admin(boot: str, now: float) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from companion.web.api import player_request
 from companion.web.errors import NotAllowed
@@ -55,7 +56,7 @@ def page() -> ResponseReturnValue:
     s = services()
     _board()
     if not (s.config.phone_input or _admin()):
-        raise NotAllowed("the simulator is for players: phones here show the game only")
+        raise NotAllowed(_("the simulator is for players: phones here show the game only"))
     return render_template(
         "simulator.html", data=view(s.loop.snapshot()), occupied=sorted(s.backend.occupied())
     )
