@@ -29,7 +29,14 @@ TEMPLATES: Mapping[str, str] = {
     "setup": N_("Set up the board for {title}: light pieces on {light}, dark pieces on {dark}."),
     "setup-done": N_("The board is set up. {side} throws first."),
     "resumed": N_("The game goes on where it stopped. {side} is to play."),
+    "setup-empty": N_("New game of {title}: keep every piece off the board; they enter in play."),
     "throw": N_("{side} threw {value}."),
+    "rest": N_("{side} plays the rest of the throw: {value}."),
+    "rest-lost": N_("{side} cannot use the rest of the throw ({value})."),
+    "entered": N_("{side} entered a piece on {to}."),
+    "water-hand": N_(
+        "The piece fell into the House of Waters: take it off {landing}; it must enter again."
+    ),
     "throw-move": N_("{side} threw {value}: move a piece."),
     "throw-electronic": N_("This game is played with {model}: throw with the button on the page."),
     "moved": N_("{side} moved {from} to {to}."),
@@ -60,6 +67,9 @@ TEMPLATES: Mapping[str, str] = {
     "decide-move": N_("Which move did you make?"),
     "decide-water": N_(
         "Your piece is in the House of Waters: send it back to {to}, or throw for a {throw}."
+    ),
+    "decide-water-throw": N_(
+        "Your piece is in the House of Waters: send it back to {to}, or throw the sticks."
     ),
     "choice-move": N_("{from} to {to}"),
     "choice-none": N_("I have not moved yet"),
@@ -133,6 +143,10 @@ KINDS: Mapping[str, str] = {
     "pass": "throw",
     "pass-bonus": "throw",
     "pass-opening": "throw",
+    "rest": "throw",
+    "rest-lost": "throw",
+    "entered": "move",
+    "water-hand": "rule",
     "moved": "move",
     "swap": "move",
     "bear-off": "move",

@@ -23,6 +23,7 @@ from companion.announce import kind_of, render
 from companion.journal import Step
 from companion.published import Choice, Decision, effect_names, end_name
 from companion.rules import (
+    HAND,
     OFF,
     Effect,
     Move,
@@ -116,6 +117,7 @@ class Table:
         self.announcements: list[dict[str, Any]] = []
         self.next_announcement = 1
         self.resume_phase: str | None = None
+        self.throw_source = "electronic"  # of the throw being played (its rest, when split)
         # the room
         self.watch = Watch(frozenset())
         self.board_seen = False  # no sensor report yet: nothing to judge
@@ -156,7 +158,10 @@ class Table:
         if self.phase == "setup":
             light = ", ".join(map(str, self.position.squares_of(Player.W)))
             dark = ", ".join(map(str, self.position.squares_of(Player.B)))
-            self.say("setup", title=rules.title, light=light, dark=dark)
+            if light or dark:
+                self.say("setup", title=rules.title, light=light, dark=dark)
+            else:
+                self.say("setup-empty", title=rules.title)
         else:
             self._turn_begins(now)
 
@@ -339,14 +344,16 @@ class Table:
         if self.board_kind == "presence" and not self._board_matches():
             raise _Refused("mistake-fix-board", fix=self.board_fix_steps())
         if not self.rules.needs_throw(self.position):
-            raise _Refused("mistake-split")
+            raise _Refused("mistake-finish-move", fix=[])
         bonus = bool(self.last_move and self.last_move["by"] == side and self.last_move_bonus)
         self.throw = {
             "value": value,
             "faces": list(faces) if faces else None,
             "source": source,
             "bonus": bonus,
+            "rest": False,
         }
+        self.throw_source = source
         self.hint = None
         self.last_step_at = now
         moves, after = self.rules.after_throw(self.position, value)
@@ -377,9 +384,10 @@ class Table:
         self.selected = None
         self.bot_move = None
         self.watch = self.watch.fresh(now)
-        outcome = self.rules.outcome(self.position)
-        if outcome is not None:
+        if self.rules.outcome(self.position) is not None:
             self._set_phase("over", now)
+            return
+        if not self.rules.needs_throw(self.position) and self._rest_of_throw(now):
             return
         decisions = self.rules.decisions(self.position)
         if decisions and not self.bots.get(self.position.side.value):
@@ -390,15 +398,43 @@ class Table:
             ]
             choices.append(Choice("throw", "choice-throw", {}))
             exits = sorted(self.rules.exits.get(t.move.start, ()))
-            throw = " / ".join(map(str, exits)) or "?"
-            self.decision = Decision(
-                "decide-water", {"to": t.move.end, "throw": throw}, tuple(choices)
-            )
+            params: dict[str, Any] = {"to": t.move.end}
+            key = "decide-water-throw"
+            if exits:
+                key, params["throw"] = "decide-water", " / ".join(map(str, exits))
+            self.decision = Decision(key, params, tuple(choices))
             self._set_phase("decide", now)
-            self.say("decide-water", to=t.move.end, throw=throw)
+            self.say(key, **params)
             return
         self.decision = None
         self._set_phase("throw", now)
+
+    def _rest_of_throw(self, now: float) -> bool:
+        """Go on with the rest of a split throw; True if a move with it is due now."""
+        pending = getattr(self.rules, "pending_throw", None)
+        while not self.rules.needs_throw(self.position) and pending is not None:
+            rest = pending(self.position)
+            if rest is None or self.rules.outcome(self.position) is not None:
+                return False
+            side = self.position.side.value
+            moves = self.rules.transitions(self.position, rest)
+            if moves:
+                self.throw = {
+                    "value": rest,
+                    "faces": None,
+                    "source": self.throw_source,
+                    "bonus": False,
+                    "rest": True,
+                }
+                self.legal = tuple(moves)
+                self.say("rest", side=side, value=rest)
+                self._set_phase("move", now)
+                return True
+            after = self.rules.pass_turn(self.position, rest)
+            self.steps.append(Step(side, rest, None, after.notation()))
+            self.say("rest-lost", side=side, value=rest)
+            self.position = after
+        return False
 
     # -- moving -------------------------------------------------------------------------------
     def _apply(self, t: Transition, now: float, throw: int | None) -> None:
@@ -412,6 +448,8 @@ class Table:
         moved = _arrived(before, t.after, side)
         if effects & Effect.DECISION:
             self.say("decided", side=side.value, label=f"{start}-{end}")
+        elif start == HAND:
+            self.say("entered", side=side.value, to=end)
         elif effects & Effect.BEAR_OFF:
             self.say("bear-off", side=side.value, **{"from": start})
         elif effects & Effect.SWAP:
@@ -422,6 +460,8 @@ class Table:
         if effects & Effect.WATER:
             if moved is not None and moved != end:
                 self.say("water", landing=end, to=moved)
+            elif t.after.board.count(side.value) < before.board.count(side.value) + (start == HAND):
+                self.say("water-hand", landing=end)
             else:
                 self.say("water-stays", to=end)
         elif effects & Effect.REBIRTH and moved is not None:
@@ -545,6 +585,10 @@ class Table:
         if self.bot_move is not None and square == self.bot_move.move.end:
             self._apply(self.bot_move, now, self.throw["value"])
             return
+        for t in candidates:
+            if t.move.start == HAND and t.move.end == square:
+                self._apply(t, now, self.throw["value"])  # a piece put on the board: done
+                return
         for t in candidates:
             if t.move.start == square:
                 self.selected = square

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules import OFF, Effect, Position, Transition
+from companion.rules import HAND, OFF, Effect, Position, Transition
 from companion.tracker import landing, occupancy
 
 
@@ -10,7 +10,7 @@ def hands(before: Position, t: Transition) -> list[str]:
     """Script lines for making ``t`` by hand: lift, place, with the landing square first
     (the House of Waters, rebirth) when the move sends the piece on."""
     start, end = t.move
-    lines = [f"lift {start}"]
+    lines = [f"lift {start}"] if start != HAND else []
     if end == OFF:
         return lines
     if before.board[end - 1] != ".":
@@ -21,6 +21,8 @@ def hands(before: Position, t: Transition) -> list[str]:
     now = occupancy(before) - {start, end} if before.board[end - 1] != "." else None
     target = occupancy(t.after)
     current = (occupancy(before) - {start}) - ({end} if now is not None else set())
+    if land is not None:
+        current = current - {end}
     for square in sorted(target - current):
         lines.append(f"place {square}")
     for square in sorted(current - target):

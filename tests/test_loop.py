@@ -589,3 +589,11 @@ def test_another_move_than_the_computers_is_refused_with_its_choice() -> None:
     said = t.state["announcements"][-1]
     assert said["key"] == "mistake-bot-move"
     assert said["text"].startswith(f"The computer chose {chosen['from']} to {chosen['to']}.")
+
+
+def test_kendalls_water_choice_is_asked_like_the_isac_one() -> None:
+    state = Table("kendall", board="none").at("WBWBWBWBWB.B..............W... W 1 1").state
+    assert state["phase"] == "decide"
+    assert state["decision"]["prompt"] == (
+        "Your piece is in the House of Waters: send it back to 15, or throw for a 4."
+    )

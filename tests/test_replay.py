@@ -21,10 +21,11 @@ def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[di
     return status, [json.loads(line) for line in captured.out.splitlines()], captured.err
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+@pytest.mark.parametrize("ruleset", sorted(p.stem for p in SCRIPTS.glob("*.txt")))
 def test_the_script_of_every_ruleset_plays_to_its_expected_position(
     ruleset: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    assert ruleset in RULESETS
     script = SCRIPTS / f"{ruleset}.txt"
     expected = script.read_text().splitlines()[-1].removeprefix("# expect: ")
     status, states, err = replay(capsys, "--ruleset", ruleset, "--seed", "11", str(script))
