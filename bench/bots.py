@@ -9,7 +9,7 @@ Stages (the first four by default):
 - ``stats``: `ruleset_stats` for every ruleset, cached in ``companion/data/stats/<name>.json``;
 - ``matches``: strong (depth 1, no time budget, so the result repeats exactly) against simple,
   and simple against random, N games on the four original rulesets, M on the scholarly ones;
-- ``timing``: the strong bot as players meet it (150 ms budget, up to 4 throws ahead) against
+- ``timing``: the strong bot as players meet it (100 ms budget, up to 4 throws ahead) against
   simple for a few games per ruleset, timing every real choice of both bots;
 - ``deeper``: strong two throws ahead against simple, fewer games, on the original rulesets;
 - ``hints``: the time of `hint` and `win_chance` at the choices of one game per family.
@@ -179,7 +179,7 @@ def write_doc(log: dict[str, object]) -> None:
             "Seeded games (seed 2026), the two bots alternating who starts; wins of the first-named"
             " bot with a 95 % Wilson interval. `strong (depth 1)` is the strong bot limited to one"
             " throw ahead and no clock, so that the thousands of games fit in the run and repeat"
-            " exactly; as players meet it (150 ms, deeper) it is measured under Decision times.",
+            " exactly; as players meet it (100 ms, deeper) it is measured under Decision times.",
             "",
             "| ruleset | match | games | wins | share | 95 % interval | first player won |",
             "|---|---|---:|---:|---:|---|---:|",
@@ -197,7 +197,7 @@ def write_doc(log: dict[str, object]) -> None:
             "### Decision times",
             "",
             "Time per real choice (two or more legal moves, or a decision), one game at a time,"
-            " wall clock on a shared machine; the strong bot with its default 150 ms budget and"
+            " wall clock on a shared machine; the strong bot with its default 100 ms budget and"
             " up to four throws ahead.",
             "",
             "| ruleset | bot | choices | median | worst | result of these games |",

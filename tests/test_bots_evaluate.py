@@ -66,7 +66,7 @@ def test_every_present_ruleset_ships_fitted_weights() -> None:
         weights = load_weights(name)
         assert weights != default_weights(), name
         assert len(weights) == len(COMPONENTS)
-        assert weights[0] > 0  # progress helps
+        assert weights[0] > 0, name  # progress helps
 
 
 def test_a_ruleset_without_a_file_gets_the_default() -> None:
@@ -103,3 +103,17 @@ def test_self_play_samples_are_labelled_positions() -> None:
     assert all(len(x) == len(COMPONENTS) for x, _ in samples)
     fit = fit_weights(samples)
     json.dumps(fit.to_json("d5", "test"))
+
+
+def test_progress_that_seems_to_hurt_keeps_the_hand_proportions() -> None:
+    rng = random.Random(3)
+    samples = []
+    for _ in range(2000):
+        progress = rng.uniform(-40, 40)
+        x = (progress, 0.0, 0.0, 0.0, 0.0, 0.0, rng.choice([-1.0, 1.0]))
+        samples.append((x, 1.0 if progress < rng.gauss(0, 20) else 0.0))
+    fit = fit_weights(samples)
+    assert fit.weights[0] > 0
+    assert fit.method in ("one scale for the hand weights", "default")
+    ratio = fit.weights[6] / fit.weights[0]
+    assert ratio == pytest.approx(HAND_WEIGHTS[6] / HAND_WEIGHTS[0])

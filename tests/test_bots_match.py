@@ -52,4 +52,4 @@ def test_bad_match_requests_are_refused() -> None:
 def test_bot_spec_names_its_limits() -> None:
     assert str(BotSpec("simple")) == "simple"
     assert str(BotSpec("strong", budget_ms=None, max_depth=2)) == "strong (depth 2)"
-    assert "150 ms" in str(BotSpec("strong"))
+    assert "100 ms" in str(BotSpec("strong"))

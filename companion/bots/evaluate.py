@@ -41,6 +41,10 @@ __all__ = [
 DEFAULT_SCALE = 0.05  # a piece twenty squares ahead: about 73 %
 _BORNE_OFF = OFF + 4  # a borne-off piece is worth a little more than one on 30
 
+# Caches stay small: the garbage collector walks every object they hold, and a pause of that
+# walk in the middle of a search would blow the strong bot's time budget.
+_CACHE_LIMIT = 20_000
+
 # What `heuristic` adds up, each counted for W minus B, and its weight in squares of progress.
 COMPONENTS = ("progress", "past 26", "in the water", "pairs", "walls", "exposed", "tempo")
 HAND_WEIGHTS = (1.0, 2.0, -8.0, 1.5, 2.0, -2.0, 1.5)
@@ -66,6 +70,7 @@ class _Judge:
         self.can_expose = tuple(i + 1 not in safe for i in range(30))
         self.reach = max(rules.throw_model.values)
         self.water_index = water - 1 if water else -1
+        self._boards: dict[str, tuple[float, float, float, float, float, float]] = {}
 
     def structure(self, board: str, mine: str, theirs: str) -> Structure:
         pairs = walls = exposed = 0
@@ -83,7 +88,27 @@ class _Judge:
     def components(self, position: Position) -> tuple[float, ...]:
         """The `COMPONENTS` of ``position``, each W's count minus B's."""
         board = position.board
-        progress = float(_BORNE_OFF * (position.off_w - position.off_b))
+        on_board = self._boards.get(board)
+        if on_board is None:
+            on_board = self._board_components(board)
+            if len(self._boards) > _CACHE_LIMIT:
+                self._boards.clear()
+            self._boards[board] = on_board
+        progress, past, water, pairs, walls, exposed = on_board
+        return (
+            progress + _BORNE_OFF * (position.off_w - position.off_b),
+            past,
+            water,
+            pairs,
+            walls,
+            exposed,
+            1.0 if position.side is Player.W else -1.0,
+        )
+
+    def _board_components(self, board: str) -> tuple[float, float, float, float, float, float]:
+        # The part that depends on the board alone, cached: a search meets the same boards
+        # again and again with another side to move or another count of pieces borne off.
+        progress = 0.0
         past = water = 0
         for i, ch in enumerate(board):
             if ch == "W":
@@ -96,7 +121,6 @@ class _Judge:
                 water -= i == self.water_index
         w = self.structure(board, "W", "B")
         b = self.structure(board, "B", "W")
-        tempo = 1.0 if position.side is Player.W else -1.0
         return (
             progress,
             float(past),
@@ -104,7 +128,6 @@ class _Judge:
             float(w.pairs - b.pairs),
             float(w.walls - b.walls),
             float(w.exposed - b.exposed),
-            tempo,
         )
 
     def score(self, position: Position, player: Player) -> float:
@@ -200,7 +223,7 @@ class Evaluator:
         else:
             parts = self._judge.components(position)
             value = _logistic(sum(w * c for w, c in zip(self.weights, parts, strict=True)))
-        if len(self._cache) > 200_000:
+        if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         self._cache[position] = value
         return value

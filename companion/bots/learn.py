@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.bots.evaluate import COMPONENTS, components, default_weights
+from companion.bots.evaluate import COMPONENTS, HAND_WEIGHTS, components, default_weights
 from companion.bots.game import play_game
 from companion.bots.players import RandomBot, SimpleBot
 from companion.rules import Player, Position, Transition, get_ruleset
@@ -77,6 +77,7 @@ class Calibration:
     log_loss: float  # on the held-out fifth of the samples
     default_log_loss: float  # the same samples with `default_weights`
     samples: int
+    method: str = "every component"  # or "one scale for the hand weights", or "default"
 
     def to_json(self, ruleset: str, source: str) -> dict[str, object]:
         return {
@@ -86,6 +87,7 @@ class Calibration:
             "log_loss": round(self.log_loss, 4),
             "default_log_loss": round(self.default_log_loss, 4),
             "samples": self.samples,
+            "method": self.method,
             "source": source,
         }
 
@@ -128,10 +130,30 @@ def fit_weights(
         w, improvement, loss = trial, loss - trial_loss, trial_loss
         if improvement < 1e-9:
             break
+    method = "every component"
+    if w[0] < 0.1 * default_weights()[0]:
+        # Progress that hardly helps is a quirk of the self-play, not a strategy to learn:
+        # keep the simple bot's proportions and fit only how sure the estimate is.
+        w, method = _fit_scale(train), "one scale for the hand weights"
     fitted, default = _loss(w, test), _loss(default_weights(), test)
     if not math.isfinite(fitted) or fitted > default:
-        w, fitted = list(default_weights()), default  # never ship worse than the default
-    return Calibration(tuple(w), fitted, default, len(order))
+        w, fitted, method = list(default_weights()), default, "default"  # never worse
+    return Calibration(tuple(w), fitted, default, len(order), method)
+
+
+def _fit_scale(samples: Sequence[Sample]) -> list[float]:
+    """`HAND_WEIGHTS` times the positive scale that fits ``samples`` best (golden section)."""
+    low, high = 1e-4, 0.5
+    for _ in range(40):
+        a, b = low + 0.382 * (high - low), low + 0.618 * (high - low)
+        if _loss([a * h for h in HAND_WEIGHTS], samples) <= _loss(
+            [b * h for h in HAND_WEIGHTS], samples
+        ):
+            high = b
+        else:
+            low = a
+    scale = (low + high) / 2
+    return [scale * h for h in HAND_WEIGHTS]
 
 
 def _dot(w: Sequence[float], x: Sequence[float]) -> float:

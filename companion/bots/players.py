@@ -21,7 +21,7 @@ from companion.rules import Player, Position, Ruleset, Transition, get_ruleset
 __all__ = ["LEVELS", "RandomBot", "SimpleBot", "StrongBot", "get_bot"]
 
 LEVELS = ("random", "simple", "strong")
-DEFAULT_BUDGET_MS = 150.0
+DEFAULT_BUDGET_MS = 100.0  # leaves room under 200 ms for a busy machine
 
 
 def _moves(rules: Ruleset, position: Position, throw: int) -> list[Transition]:

@@ -35,7 +35,7 @@ class _OutOfBudget(Exception):
 class SearchLimits:
     """How much a search may do: a time budget on ``clock`` and/or a node budget, and a depth."""
 
-    budget_ms: float | None = 150.0
+    budget_ms: float | None = 100.0
     max_nodes: int | None = None
     max_depth: int = 4
     clock: Callable[[], float] | None = None
@@ -135,8 +135,7 @@ class Expectimax:
         self._deadline = None
         if limits and limits.clock and limits.budget_ms is not None:
             self._deadline = limits.clock() + limits.budget_ms / 1000.0
-        if len(self._cache) > 200_000:
-            self._cache.clear()
+        self._cache.clear()  # a new question: values from an earlier search may be shallower
 
     def _out(self) -> bool:
         if self._max_nodes is not None and self.nodes >= self._max_nodes:
