@@ -30,13 +30,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from waitress.server import create_server
-
 from companion.actions import PlayMove
 from companion.journal import Journal
 from companion.loop import GameLoop
 from companion.rules import get_ruleset
 from companion.web import create_app
+from companion.web.server import PageServer
 from hardware.backends import open_backend
 from hardware.events import ThrowSettled
 from hardware.simulation import SimulatedBoard
@@ -98,12 +97,10 @@ def latency(clients: int, rounds: int, tmp: Path) -> list[float]:
     loop = GameLoop("playpalace", backend, journal=journal, rng=random.Random(7))
     board.arrange(i for i, c in enumerate(get_ruleset("playpalace").start().board, 1) if c != ".")
     app = create_app({"max_clients": clients + 8}, loop=loop, backend=backend, journal=journal)
-    server = create_server(
-        app, host="127.0.0.1", port=0, threads=clients + 8, send_bytes=1, connection_limit=500
-    )
-    threading.Thread(target=server.run, daemon=True).start()
+    server = PageServer(app, "127.0.0.1", 0, max_clients=clients + 8)
+    server.start()
     loop.start()
-    followers = [StreamClient(server.effective_port) for _ in range(clients)]
+    followers = [StreamClient(server.port) for _ in range(clients)]
     samples: list[float] = []
     rng = random.Random(11)
     try:
@@ -129,9 +126,7 @@ def latency(clients: int, rounds: int, tmp: Path) -> list[float]:
     finally:
         for f in followers:
             f.close()
-        app.extensions["senet"].broker.stop()
-        server.task_dispatcher.shutdown(timeout=5)
-        server.close()
+        server.stop()
         loop.stop()
         journal.close()
     return samples

@@ -213,9 +213,10 @@ class Watchdog:
 class ServiceLink:
     """The service's whole conversation with systemd, in one object (see the module docstring).
 
-    Entering starts the watchdog pings (when the unit asks for them); ``ready()`` says the page
-    is reachable; leaving sends ``STOPPING=1`` and stops the pings. Errors reaching systemd are
-    logged, never raised: a lost notification must not take the game down.
+    ``start()`` (or entering) starts the watchdog pings (when the unit asks for them);
+    ``ready()`` says the page is reachable; ``close()`` (or leaving) sends ``STOPPING=1`` and
+    stops the pings. Errors reaching systemd are logged, never raised: a lost notification must
+    not take the game down.
     """
 
     def __init__(
@@ -254,9 +255,19 @@ class ServiceLink:
     def stopping(self, status: str = "stopping") -> None:
         self._quietly(self.notifier.stopping, status)
 
-    def __enter__(self) -> ServiceLink:
+    def start(self) -> None:
+        """Start the watchdog pings (when the unit asks for them)."""
         if self.watchdog is not None:
             self.watchdog.start()
+
+    def close(self, status: str = "stopping") -> None:
+        """Say ``STOPPING=1`` and stop the pings; safe to call twice."""
+        self.stopping(status)
+        if self.watchdog is not None:
+            self.watchdog.stop()
+
+    def __enter__(self) -> ServiceLink:
+        self.start()
         return self
 
     def __exit__(
@@ -265,9 +276,7 @@ class ServiceLink:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.stopping("stopping" if exc is None else f"stopping after {type(exc).__name__}")
-        if self.watchdog is not None:
-            self.watchdog.stop()
+        self.close("stopping" if exc is None else f"stopping after {type(exc).__name__}")
 
     @staticmethod
     def _quietly(send: Callable[..., bool], *args: object) -> None:

@@ -171,3 +171,17 @@ def test_service_link_with_bad_settings_runs_without_systemd(
 def test_watchdog_refuses_a_zero_interval() -> None:
     with pytest.raises(ValueError, match="positive"):
         Watchdog(Notifier(None), 0)
+
+
+def test_service_link_without_a_with_block() -> None:
+    with notify_socket() as sd:
+        env = {"NOTIFY_SOCKET": sd.env_value, "WATCHDOG_USEC": "20000"}
+        link = ServiceLink.from_environment(healthy=lambda: True, environ=env)
+        link.start()
+        link.ready("serving")
+        assert sd.receive_until("READY")[-1]["STATUS"] == "serving"
+        link.close()
+        link.close()
+        assert sd.receive_until("STOPPING")[-1] == {"STOPPING": "1", "STATUS": "stopping"}
+    assert link.watchdog is not None
+    assert not any(t.name == "systemd-watchdog" for t in threading.enumerate())

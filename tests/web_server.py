@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from waitress.server import create_server
-
 from companion.journal import Journal
 from companion.loop import GameLoop
 from companion.web import create_app
+from companion.web.server import PageServer
 from hardware.backends import open_backend
 from hardware.simulation import SimulatedBoard
 
@@ -122,21 +121,16 @@ def running_companion(
 
     board.arrange(i for i, c in enumerate(get_ruleset(start).start().board, 1) if c in "WB")
     app = create_app(config, loop=loop, backend=backend, journal=journal, keepalive=5.0)
-    server = create_server(
-        app, host="127.0.0.1", port=0, threads=threads, send_bytes=1, connection_limit=1000
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
+    server = PageServer(app, "127.0.0.1", 0, max_clients=threads)
     loop.start()
-    thread.start()
-    companion = Companion(loop, board, backend, app, server, server.effective_port, journal)
+    server.start()
+    companion = Companion(loop, board, backend, app, server, server.port, journal)
     with loop.subscribe() as states:  # the sensors have seen the set-up: the game is on
         while (state := states.get(timeout=10)) is not None and state["phase"] == "setup":
             pass
     try:
         yield companion
     finally:
-        app.extensions["senet"].broker.stop()
-        server.task_dispatcher.shutdown(timeout=5)
-        server.close()
+        server.stop()
         loop.stop()
         journal.close()

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -23,10 +24,6 @@ from typing import Any
 from companion.cli import UsageError
 
 DEFAULT_PORT = 8000
-
-
-class _Stop(Exception):
-    """Raised in the main thread by the signal handler to leave the server's loop."""
 
 
 def register(sub: Any) -> None:
@@ -83,7 +80,6 @@ def _lan_address() -> str:
 
 def run(args: argparse.Namespace) -> int:
     import segno
-    from waitress.server import create_server
 
     from companion.journal import Journal, JournalError
     from companion.logging_setup import configure_logging, level_from_config
@@ -93,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.web import create_app
     from companion.web.config import WebConfig
     from companion.web.errors import WebConfigError
+    from companion.web.server import PageServer
     from hardware.backends import open_backend
     from hardware.errors import HardwareError
 
@@ -135,47 +132,47 @@ def run(args: argparse.Namespace) -> int:
     _set_up_simulated_board(backend, loop)
     app = create_app(web, loop=loop, backend=backend, journal=journal, config_path=args.config)
     try:
-        server = create_server(
-            app,
-            host=args.host,
-            port=args.port,
-            threads=web.max_clients + 8,  # each phone's live stream holds one thread
-            connection_limit=web.max_clients + 50,
-            send_bytes=1,  # flush every live update at once instead of buffering 18 kB
-            ident="senet-companion",
-            clear_untrusted_proxy_headers=True,
-        )
+        server = PageServer(app, args.host, args.port, max_clients=web.max_clients)
     except OSError as exc:
         loop.stop()
         journal.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
 
-    url = page_url(args.host, int(getattr(server, "effective_port", args.port)))
+    url = page_url(args.host, server.port)
     print(f"Senet companion: open {url} on a phone (hardware: {backend.name})", flush=True)
     # A terminal that cannot draw the code still has the address above.
     with contextlib.suppress(OSError, ValueError, UnicodeEncodeError):
         segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
     sys.stdout.flush()
 
+    # The server's loop runs in its own thread; the main thread only waits for a signal, so a
+    # signal never interrupts the server half-way through serving a request.
+    stopping = threading.Event()
+    reason: list[str] = []
+
     def stop(signum: int, frame: FrameType | None) -> None:
-        raise _Stop(signal.Signals(signum).name)
+        reason.append(signal.Signals(signum).name)
+        stopping.set()
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     loop.start()
-    # Under systemd: READY=1 now that the port is bound, watchdog pings, STOPPING=1 on the way out.
-    link = ServiceLink.from_environment()
+    server.start()
+    # Under systemd: READY=1 (the port is bound), watchdog pings while the server's thread runs,
+    # STOPPING=1 on the way out. Run by hand, these do nothing.
+    link = ServiceLink.from_environment(healthy=lambda: server.running)
+    link.start()
+    link.ready(f"serving {url} (hardware: {backend.name})")
     try:
-        with link:
-            link.ready(f"serving {url} (hardware: {backend.name})")
-            server.run()
-    except _Stop as reason:
-        print(f"Senet companion: stopping ({reason})", flush=True)
+        while not stopping.wait(0.5):
+            if not server.running:
+                reason.append("the web server stopped")
+                break
+        print(f"Senet companion: stopping ({', '.join(reason)})", flush=True)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        app.extensions["senet"].broker.stop()
-        server.task_dispatcher.shutdown(timeout=5)
-        server.close()
+        link.close()
+        server.stop()
         loop.stop()
         journal.close()
     return 0
