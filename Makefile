@@ -22,6 +22,7 @@ lint: $(STAMP)
 
 test: lint
 	./firmware_bridge/tests-setup
+	./deploy/tests-setup
 	bash tests/setup-browser.sh
 	$(BIN)/python -m pytest
 
@@ -32,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/serial_link.py
 	$(BIN)/python bench/loop.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/service.py --write docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

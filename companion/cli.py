@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from companion import __version__
 
 # Each name is a module of companion.commands with a ``register(subparsers)`` function.
-COMMANDS: tuple[str, ...] = ("rules", "hardware", "replay", "games", "bots", "serve")
+COMMANDS: tuple[str, ...] = ("rules", "hardware", "replay", "games", "bots", "serve", "doctor")
 
 EXIT_USAGE = 2
 

@@ -82,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
     import segno
 
     from companion.journal import Journal, JournalError
+    from companion.logging_setup import configure_logging, level_from_config
     from companion.loop import GameLoop, LoopError
     from companion.rules import RULESETS
+    from companion.systemd import ServiceLink
     from companion.web import create_app
     from companion.web.config import WebConfig
     from companion.web.errors import WebConfigError
@@ -91,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     from hardware.backends import open_backend
     from hardware.errors import HardwareError
 
+    configure_logging(level_from_config(args.config))
     if args.ruleset not in RULESETS:
         raise UsageError(f"--ruleset must be one of {', '.join(RULESETS)}, got {args.ruleset!r}")
     if not 0 <= args.port <= 65535:
@@ -154,6 +157,11 @@ def run(args: argparse.Namespace) -> int:
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     loop.start()
     server.start()
+    # Under systemd: READY=1 (the port is bound), watchdog pings while the server's thread runs,
+    # STOPPING=1 on the way out. Run by hand, these do nothing.
+    link = ServiceLink.from_environment(healthy=lambda: server.running)
+    link.start()
+    link.ready(f"serving {url} (hardware: {backend.name})")
     try:
         while not stopping.wait(0.5):
             if not server.running:
@@ -163,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        link.close()
         server.stop()
         loop.stop()
         journal.close()
