@@ -1,8 +1,9 @@
 """A ruleset's documentation for its rules page: the project's rules document, ``docs/rules.md``.
 
 Each ruleset has a section there headed with its name in backquotes (``## `isac` — ...``); the
-page shows that section, so the page and the document cannot disagree. Where the document is
-not installed beside the package, or has no section for a ruleset, the page falls back to the
+page shows that section, so the page and the document cannot disagree. The package carries the
+document (``companion/web/rules.md`` links to it in the source tree). Where it has no section for
+a ruleset, the page falls back to the
 ruleset class itself: its summary, its source and its docstring, which cites the source and
 states every reading the source leaves open.
 """
@@ -21,7 +22,8 @@ from markupsafe import Markup
 
 __all__ = ["RULES_DOCUMENT", "RulesDoc", "document_intro", "ruleset_doc", "section_of"]
 
-RULES_DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+# A link to docs/rules.md in the source tree; an installed package carries a copy of it.
+RULES_DOCUMENT = Path(__file__).with_name("rules.md")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$", re.M)
 
 
