@@ -37,7 +37,7 @@ if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     mkdir -p "$dir/bin"
     cp "$0" "$dir/bin/python"
 elif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
-    (cd "${@: -1}" && find . -type f | sed 's|^\\./||' | LC_ALL=C sort) \\
+    (cd "${@: -1}" && find . \\( -type f -o -type l \\) | sed 's|^\\./||' | LC_ALL=C sort) \\
         > "$(dirname "$FAKE_LOG")/copied-files"
     bin="$(dirname "$0")"
     printf '#!/bin/sh\\nexit 0\\n' > "$bin/senet-companion"
