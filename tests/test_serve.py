@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -91,3 +92,24 @@ def test_page_url_names_the_machine_when_listening_everywhere() -> None:
     assert page_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert page_url("::1", 80) == "http://[::1]:80/"
     assert page_url("0.0.0.0", 8000).startswith("http://")
+
+
+class _Terminal(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_the_qr_code_is_drawn_only_for_a_person_at_a_terminal() -> None:
+    from companion.commands.serve import show_address
+
+    for tty in (True, False):
+        out = _Terminal(tty)
+        show_address("http://192.0.2.7:8080/", "sim", out)
+        lines = out.getvalue().splitlines()
+        assert lines[0] == "Senet companion: open http://192.0.2.7:8080/ on a phone (hardware: sim)"
+        # A QR code of that address is at least 21 modules square, drawn two rows a line.
+        assert (len(lines) > 10) is tty

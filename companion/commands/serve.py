@@ -19,7 +19,7 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TextIO
 
 from companion.cli import UsageError
 
@@ -59,6 +59,18 @@ def default_journal() -> Path:
     return Path(base) / "senet-companion" / "journal.sqlite3"
 
 
+def show_address(url: str, hardware: str, out: TextIO) -> None:
+    """Print the page's address, and a QR code for it when a person is at the terminal (under
+    systemd the code would only fill the log; a terminal that cannot draw it has the address)."""
+    import segno
+
+    print(f"Senet companion: open {url} on a phone (hardware: {hardware})", file=out)
+    if out.isatty():
+        with contextlib.suppress(OSError, ValueError, UnicodeEncodeError):
+            segno.make(url, error="m").terminal(out=out, compact=True)
+    out.flush()
+
+
 def page_url(host: str, port: int) -> str:
     """The address phones should open: the machine's LAN address when listening on all."""
     if host in ("0.0.0.0", "::", ""):
@@ -79,7 +91,6 @@ def _lan_address() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import segno
 
     from companion.journal import Journal, JournalError
     from companion.logging_setup import configure_logging, level_from_config
@@ -139,11 +150,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
 
     url = page_url(args.host, server.port)
-    print(f"Senet companion: open {url} on a phone (hardware: {backend.name})", flush=True)
-    # A terminal that cannot draw the code still has the address above.
-    with contextlib.suppress(OSError, ValueError, UnicodeEncodeError):
-        segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
-    sys.stdout.flush()
+    show_address(url, backend.name, sys.stdout)
 
     # The server's loop runs in its own thread; the main thread only waits for a signal, so a
     # signal never interrupts the server half-way through serving a request.
