@@ -79,7 +79,7 @@ def _match(args: argparse.Namespace) -> int:
         raise UsageError(f"--budget-ms must be positive, got {args.budget_ms:g}")
     specs = [BotSpec(level, args.budget_ms, args.depth) for level in (args.a, args.b)]
     try:
-        result = play_match(args.ruleset, *specs, args.games, seed=args.seed, jobs=jobs)
+        result = play_match(args.ruleset, specs[0], specs[1], args.games, seed=args.seed, jobs=jobs)
     except SenetError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
