@@ -30,6 +30,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from report import write_section
+
 from companion.bots.evaluate import load_weights, win_chance
 from companion.bots.game import play_game
 from companion.bots.hints import hint
@@ -270,15 +272,7 @@ def write_doc(log: dict[str, object]) -> None:
             )
         lines.append("")
     section = "\n".join(lines).rstrip() + "\n"
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    start = text.find("\n## Bots\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        rest = text[end:] if end >= 0 else "\n"
-        text = text[: start + 1] + section + rest
-    else:
-        text = text.rstrip() + "\n\n" + section
-    DOC.write_text(text, encoding="utf-8")
+    write_section("Bots", section, DOC)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from report import write_section
+
 from companion.rules import RULESETS, Position, get_ruleset
 from companion.rules.playout import random_playout
 
@@ -114,28 +116,8 @@ def main() -> int:
         "module does not have.\n"
     )
     if args.write:
-        write_section(ROOT / "docs" / "benchmarks.md", "Engine", section)
+        write_section("Engine", section)
     return 0
-
-
-def write_section(path: Path, title: str, section: str) -> None:
-    """Replace the ``## title`` section of ``path`` (or append it), leaving the rest alone."""
-    text = path.read_text() if path.exists() else "# Benchmarks\n"
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.strip() == f"## {title}"), None)
-    if start is None:
-        text = text.rstrip("\n") + "\n\n" + section
-    else:
-        end = next(
-            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
-        )
-        text = (
-            "".join(lines[:start])
-            + section
-            + ("\n" if end < len(lines) else "")
-            + "".join(lines[end:])
-        )
-    path.write_text(text)
 
 
 if __name__ == "__main__":

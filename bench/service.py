@@ -21,7 +21,6 @@ import argparse
 import itertools
 import os
 import platform
-import re
 import signal
 import socket
 import statistics
@@ -31,6 +30,8 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from report import write_section
 
 from companion.journal import Journal
 from companion.rules import get_ruleset
@@ -164,16 +165,6 @@ def report(rounds: list[dict[str, float]], doctor: float, maintain: float, size:
     return "\n".join(lines)
 
 
-def write_section(path: Path, section: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(r"^## Service\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n\n", text).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10, help="service starts to time")
@@ -194,7 +185,7 @@ def main() -> int:
     section = report(rounds, doctor, maintain, size)
     print(section)
     if args.write:
-        write_section(Path(args.write), section)
+        write_section("Service", section, Path(args.write))
     return 0
 
 

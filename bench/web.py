@@ -30,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from report import write_section
+
 from companion.actions import PlayMove
 from companion.journal import Journal
 from companion.loop import GameLoop
@@ -232,16 +234,6 @@ def report(results: dict[int, list[float]], idle: int, busy: int, rounds: int) -
     return "\n".join(lines)
 
 
-def write_section(path: Path, section: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(r"^## Web\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30, help="throws timed per client count")
@@ -254,7 +246,7 @@ def main() -> int:
     section = report(results, idle, busy, args.rounds)
     print(section)
     if args.write:
-        write_section(Path(args.write), section)
+        write_section("Web", section, Path(args.write))
     return 0
 
 
