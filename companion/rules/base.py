@@ -532,13 +532,16 @@ class Ruleset:
             victim = cells[target - 1]
             if victim != EMPTY:
                 flags |= _SWAP
-                cells[self._displaced_to(cells, start, target) - 1] = victim
+                home = self._displaced_to(cells, start, target)
+                if home is not None:
+                    cells[home - 1] = victim
             cells[target - 1] = mover
             flags = self._special(cells, start, target, flags)
         return self._finish(position, _MOVES[start][target], cells, off_w, off_b, throw, flags)
 
-    def _displaced_to(self, cells: list[str], start: int, target: int) -> int:
-        """Where a captured piece goes (hook; usually the capturer's start square)."""
+    def _displaced_to(self, cells: list[str], start: int, target: int) -> int | None:
+        """Where a captured piece goes (hook; usually the capturer's start square); None when
+        it leaves the game."""
         return start
 
     def _special(self, cells: list[str], start: int, target: int, flags: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.rules.base import Effect, EndReason, Outcome, Refusal, Ruleset, Transition
 from companion.rules.errors import NotationError
-from companion.rules.position import EMPTY, OFF, Move, Player, Position
+from companion.rules.position import EMPTY, Player, Position
 from companion.rules.throws import D4
 
 __all__ = ["Bell"]
@@ -61,6 +61,7 @@ class Bell(Ruleset):
     bonus_throws = frozenset()
     stop_on_26 = False
     wall = 0
+    water = 0  # 27 is an ordinary marked square
     pairs_protect = False
     safe = _MARKED
     extra_keys = {
@@ -125,21 +126,13 @@ class Bell(Ruleset):
         marked = [t for t in found if t.move.start in _MARKED]
         return marked or found
 
+    def _displaced_to(self, cells: list[str], start: int, target: int) -> int | None:
+        return None  # a captured piece is taken out of the game
+
     def _land(
         self, position: Position, start: int, target: int, throw: int, flags: int
     ) -> Transition:
-        cells = list(position.board)
-        mover = cells[start - 1]
-        cells[start - 1] = EMPTY
-        off_w, off_b = position.off_w, position.off_b
-        if target == OFF:
-            flags |= Effect.BEAR_OFF
-            off_w, off_b = (off_w + 1, off_b) if mover == "W" else (off_w, off_b + 1)
-        else:
-            if cells[target - 1] != EMPTY:
-                flags |= Effect.SWAP  # the opponent's piece is taken out of the game
-            cells[target - 1] = mover
-        t = self._finish(position, Move(start, target), cells, off_w, off_b, throw, flags)
+        t = super()._land(position, start, target, throw, flags)
         if "W" not in t.after.board and "B" not in t.after.board:
             return t._replace(flags=t.flags | Effect.WIN)
         return t
