@@ -13,14 +13,11 @@ import platform
 import random
 import sys
 import time
-from pathlib import Path
 
 from report import write_section
 
 from companion.rules import RULESETS, Position, get_ruleset
 from companion.rules.playout import random_playout
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def sample_positions(name: str, count: int, seed: int = 1) -> list[tuple[Position, int]]:

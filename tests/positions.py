@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.rules import Position, Ruleset
+from companion.rules import Player, Position, Ruleset
 
 
 def pos(
@@ -32,6 +32,4 @@ def moves(rules: Ruleset, position: Position, throw: int) -> dict[str, Position]
 
 def squares(position: Position) -> tuple[list[int], list[int]]:
     """(W squares, B squares) of a position."""
-    return position.squares_of(position.side.__class__("W")), position.squares_of(
-        position.side.__class__("B")
-    )
+    return position.squares_of(Player.W), position.squares_of(Player.B)

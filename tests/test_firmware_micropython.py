@@ -24,6 +24,7 @@ FILES = [
     FIRMWARE / "scanner.py",
     FIRMWARE / "device.py",
     FIRMWARE / "pico.py",
+    FIRMWARE / "board_config.py",
     ROOT / "hardware" / "sensing.py",
     FIRMWARE / "simpins.py",
     FIRMWARE / "firmware_tests.py",

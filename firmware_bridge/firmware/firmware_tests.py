@@ -6,8 +6,9 @@ Run them on a board too: ``mpremote run firmware_tests.py`` after copying the mo
 """
 
 try:
-    from firmware_bridge.firmware import device, framing, pico, scanner, simpins, wire
+    from firmware_bridge.firmware import board_config, device, framing, pico, scanner, simpins, wire
 except ImportError:  # side by side on MicroPython
+    import board_config  # type: ignore[no-redef, import-not-found]
     import device  # type: ignore[no-redef, import-not-found]
     import framing  # type: ignore[no-redef, import-not-found]
     import pico  # type: ignore[no-redef, import-not-found]
@@ -308,25 +309,10 @@ class _Pin:
         return self.level
 
 
-class _Config:
-    ROW_PINS = (2, 3, 4)
-    COL_PINS = (5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
-    ACTIVE_LEVEL = 1
-    DIODES = True
-    INPUT = "presence"
-    SQUARE_MAP = None
-    STICK_PINS = (15, 16, 17, 18)
-    STICK_LIGHT_LEVEL = 1
-    ROLL_BUTTON_PIN = 19
-    SCAN_MS = 5
-    DEBOUNCE_SAMPLES = 3
-    SETTLE_MS = 400
-    SNAPSHOT_MS = 2000
-
-
 def test_pico_wiring_follows_the_config() -> None:
+    # The shipped wiring file, as copied to the board.
     written: list[bytes] = []
-    firmware = pico.build(_Pin, _Config, written.append)
+    firmware = pico.build(_Pin, board_config, written.append)
     rows = firmware.scanner.row_pins
     cols = firmware.scanner.col_pins
     assert [pin.number for pin in rows] == [2, 3, 4] and rows[0].mode == _Pin.OUT
@@ -351,7 +337,7 @@ def test_pico_loop_counts_time_across_the_tick_wrap() -> None:
     def read_ready() -> bytes:
         return requests.pop() if requests else b""
 
-    firmware = pico.build(_Pin, _Config, written.append)
+    firmware = pico.build(_Pin, board_config, written.append)
     reached = pico.serve(firmware, read_ready, ticks_ms, ticks_diff, lambda ms: None, 5, 10)
     assert reached == 50
     kinds = [framing.decode_line(line[:-1]).kind for line in written]
